@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// Findings as data: what is wrong, where, for which nodes, and what Slurm will do.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "greslint/source.hpp"
+
+namespace greslint {
+
+enum class Severity : std::uint8_t { note, warning, error };
+/// What Slurm does about it.
+enum class Effect : std::uint8_t { none, fatal, drain, degraded, advice };
+enum class Daemon : std::uint8_t { none, slurmctld, slurmd };
+
+std::string_view to_string(Severity s) noexcept;
+std::string_view to_string(Effect e) noexcept;
+std::string_view to_string(Daemon d) noexcept;
+std::optional<Severity> parse_severity(std::string_view s) noexcept;
+
+/// Another location that explains the finding (usually in the other file).
+struct Related {
+  Span span;
+  std::string message;
+};
+
+struct Edit {
+  Span span;
+  std::string replacement;
+};
+
+struct Fix {
+  std::string title;
+  std::vector<Edit> edits;
+};
+
+/// Static description of a rule; every finding points at one.
+struct RuleInfo {
+  std::string_view id;       ///< "GRS301"
+  std::string_view name;     ///< kebab-case, stable
+  Severity severity;         ///< default severity
+  Effect effect;             ///< what Slurm does
+  Daemon daemon;             ///< who does it
+  std::string_view summary;  ///< one line
+};
+
+struct Diagnostic {
+  const RuleInfo* rule = nullptr;
+  Severity severity = Severity::error;
+  Span span;  ///< primary location (may be invalid for file-less findings)
+  std::string message;
+  std::string nodes;  ///< folded hostlist of affected nodes, empty when file-wide
+  Effect effect = Effect::none;
+  Daemon daemon = Daemon::none;
+  std::string slurm_message;  ///< the exact line Slurm logs, when one exists
+  std::vector<Related> related;
+  std::string help;
+  std::optional<Fix> fix;
+};
+
+}  // namespace greslint

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+// Source buffers and byte spans; line:column is computed only when printing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace greslint {
+
+/// Index of a file in the SourceManager. Value 0xFFFF means "no file".
+struct FileId {
+  std::uint16_t index = 0xFFFF;
+  bool valid() const noexcept { return index != 0xFFFF; }
+  friend bool operator==(FileId a, FileId b) noexcept { return a.index == b.index; }
+  friend bool operator!=(FileId a, FileId b) noexcept { return a.index != b.index; }
+};
+
+/// Half-open byte range [begin, end) in one file's original text.
+struct Span {
+  FileId file;
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+  bool valid() const noexcept { return file.valid(); }
+  std::uint32_t size() const noexcept { return end - begin; }
+};
+
+/// 1-based line and byte column.
+struct LineCol {
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
+/// Owns every file greslint reads. Text is never mutated after add().
+class SourceManager {
+ public:
+  FileId add(std::string path, std::string text);
+
+  const std::string& path(FileId f) const { return files_[f.index].path; }
+  std::string_view text(FileId f) const { return files_[f.index].text; }
+  std::string_view text(Span s) const;
+  LineCol line_col(FileId f, std::uint32_t offset) const;
+  /// The physical line `line` (1-based) without its line terminator.
+  std::string_view line_text(FileId f, std::uint32_t line) const;
+  std::size_t file_count() const noexcept { return files_.size(); }
+
+ private:
+  struct File {
+    std::string path;
+    std::string text;
+    std::vector<std::uint32_t> line_starts;
+  };
+  std::vector<File> files_;
+};
+
+}  // namespace greslint

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+// Slurm release profiles: the one place that answers "since which release".
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace greslint {
+
+/// A Slurm release as major.minor (e.g. 22.05).
+struct SlurmVersion {
+  std::uint8_t major = 0;
+  std::uint8_t minor = 0;
+  constexpr std::uint16_t key() const noexcept { return std::uint16_t(major * 100 + minor); }
+  friend constexpr bool operator<(SlurmVersion a, SlurmVersion b) noexcept { return a.key() < b.key(); }
+  friend constexpr bool operator>=(SlurmVersion a, SlurmVersion b) noexcept { return !(a < b); }
+  friend constexpr bool operator==(SlurmVersion a, SlurmVersion b) noexcept { return a.key() == b.key(); }
+  friend constexpr bool operator!=(SlurmVersion a, SlurmVersion b) noexcept { return !(a == b); }
+  std::string str() const;
+};
+
+inline constexpr SlurmVersion kSlurm2205{22, 5};
+inline constexpr SlurmVersion kSlurm2302{23, 2};
+inline constexpr SlurmVersion kSlurm2311{23, 11};
+inline constexpr SlurmVersion kSlurm2405{24, 5};
+inline constexpr SlurmVersion kSlurm2411{24, 11};
+inline constexpr SlurmVersion kSlurm2505{25, 5};
+inline constexpr SlurmVersion kSlurm2511{25, 11};
+inline constexpr SlurmVersion kSlurm2605{26, 5};
+
+/// Every release greslint models, oldest first.
+const std::vector<SlurmVersion>& known_versions();
+
+/// Parses "22.05", "22.5", "22.05.8", "slurm 22.05.8"; nullopt if not a modelled release.
+std::optional<SlurmVersion> parse_slurm_version(std::string_view text);
+
+/// How the socket-boundary check of gres.conf Cores= behaves (slurm-semantics F9).
+enum class SocketBoundaryCheck : std::uint8_t { none, per_socket, single_socket_or_all };
+
+/// Every version difference greslint knows, answered for one release.
+class VersionProfile {
+ public:
+  explicit VersionProfile(SlurmVersion v) : version_(v) {}
+  SlurmVersion version() const noexcept { return version_; }
+
+  /// 22.05: relative Include is relative to the including file; later: slurm.conf's directory.
+  bool include_relative_to_including_file() const noexcept { return version_ < kSlurm2302; }
+  /// 23.11.4+: a '*' in an Include is a glob error instead of a literal file name.
+  bool include_glob_is_error() const noexcept { return version_ >= kSlurm2311; }
+  /// 22.05: "n[1-3" becomes the literal host "n]"; 23.02+: invalid.
+  bool hostlist_missing_bracket_is_literal() const noexcept { return version_ < kSlurm2302; }
+  /// 23.11+: "n[1-3]-ib" is allowed.
+  bool hostlist_suffix_allowed() const noexcept { return version_ >= kSlurm2311; }
+  /// 23.11+: slurmctld drains a node that reports a type slurm.conf does not have (F6).
+  bool type_not_configured_drains() const noexcept { return version_ >= kSlurm2311; }
+  /// 24.11+: an unreadable Cores= invalidates the node at registration (F8).
+  bool invalid_cores_invalidates_node() const noexcept { return version_ >= kSlurm2411; }
+  SocketBoundaryCheck socket_boundary_check() const noexcept {
+    if (version_ >= kSlurm2511) return SocketBoundaryCheck::single_socket_or_all;
+    if (version_ >= kSlurm2411) return SocketBoundaryCheck::per_socket;
+    return SocketBoundaryCheck::none;
+  }
+  /// 23.11+: select/cons_tres is the default SelectType.
+  bool cons_tres_is_default() const noexcept { return version_ >= kSlurm2311; }
+  /// 23.11+ removed select/cons_res.
+  bool cons_res_removed() const noexcept { return version_ >= kSlurm2311; }
+  /// 22.05 warns (D5) when an untyped gres.conf record meets a typed slurm.conf entry.
+  bool untyped_record_vs_typed_conf_warns() const noexcept { return version_ < kSlurm2302; }
+  /// 22.05 compares only env flag bits for Flags consistency; later the whole flag word.
+  bool flags_compare_whole_word() const noexcept { return version_ >= kSlurm2302; }
+  /// 22.05: AutoDetect on a cloud node is fatal in slurmctld; later an error.
+  bool cloud_autodetect_fatal() const noexcept { return version_ < kSlurm2302; }
+  /// 24.11+: the duplicate node name message reads "Duplicated NodeHostName %s in config file".
+  bool duplicate_node_message_is_hostname() const noexcept { return version_ >= kSlurm2411; }
+  /// Whether a Flags= word exists in this release (explicit 23.02+, env_uuid 26.05+).
+  bool has_flag(std::string_view lower_word) const noexcept;
+  /// AutoDetect values in the order Slurm tries them (substring match, "off" exact).
+  std::vector<std::string_view> autodetect_values() const;
+  /// File-less GPU removal is a debug line in 22.05 and a warning later.
+  bool fileless_gpu_removal_is_warning() const noexcept { return version_ >= kSlurm2302; }
+
+ private:
+  SlurmVersion version_;
+};
+
+}  // namespace greslint

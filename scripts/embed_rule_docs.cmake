@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: Apache-2.0
+# Writes a C++ file that holds every docs/rules/GRSnnn.md as a raw string literal.
+file(GLOB docs ${DOCS_DIR}/GRS*.md)
+list(SORT docs)
+set(body "// Generated from docs/rules by scripts/embed_rule_docs.cmake. Do not edit.\n")
+string(APPEND body "#include <string_view>\n#include <utility>\n#include <vector>\n")
+string(APPEND body "namespace greslint {\nconst std::vector<std::pair<std::string_view, std::string_view>>& embedded_rule_docs() {\n")
+string(APPEND body "  static const std::vector<std::pair<std::string_view, std::string_view>> docs{\n")
+foreach(doc ${docs})
+  get_filename_component(id ${doc} NAME_WE)
+  file(READ ${doc} text)
+  string(APPEND body "    {\"${id}\", R\"greslintdoc(${text})greslintdoc\"},\n")
+endforeach()
+string(APPEND body "  };\n  return docs;\n}\n}  // namespace greslint\n")
+file(WRITE ${OUT}.tmp "${body}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different ${OUT}.tmp ${OUT})
