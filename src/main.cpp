@@ -1,9 +1,139 @@
 // SPDX-License-Identifier: Apache-2.0
 // Command-line wiring only: parse options with CLI11, then hand over to the commands.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cstring>
+#include <iostream>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "greslint/commands.hpp"
+#include "greslint/lint.hpp"
+#include "greslint/registry.hpp"
+
+namespace {
+
+void add_common(CLI::App& cmd, greslint::LintOptions& o, std::string& format, std::string& fail_level,
+                std::string& color) {
+  cmd.add_option("PATH", o.paths, "directory holding slurm.conf, or a slurm.conf file")->expected(0, 1);
+  cmd.add_option("--slurm-version", o.slurm_version, "Slurm release to model (22.05 ... 26.05)");
+  cmd.add_option("--format", format, "text|json|sarif|github|junit|gitlab")->capture_default_str();
+  cmd.add_option("-o,--output", o.output, "write the report to FILE");
+  cmd.add_option("--fail-level", fail_level, "error|warning|note|never")->capture_default_str();
+  cmd.add_option("--select", o.select, "only these rules (ids or names, comma separated)")->delimiter(',');
+  cmd.add_option("--ignore", o.ignore, "skip these rules (ids or names, comma separated)")->delimiter(',');
+  cmd.add_option("--nodes", o.nodes, "only findings that affect these nodes (hostlist)");
+  cmd.add_option("--color", color, "auto|always|never")->capture_default_str();
+  cmd.add_flag("-q,--quiet", o.quiet, "print nothing when there is nothing to report");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"greslint: lint Slurm GPU/GRES configuration before a daemon restart"};
-  CLI11_PARSE(app, argc, argv);
-  return 0;
+  // `greslint PATH` means `greslint lint PATH`.
+  std::vector<std::string> args(argv, argv + argc);
+  static const char* const kCommands[] = {"lint", "nodes", "hostlist", "rules", "explain"};
+  if (args.size() == 1 || (std::find_if(std::begin(kCommands), std::end(kCommands),
+                                        [&](const char* c) { return args[1] == c; }) == std::end(kCommands) &&
+                           args[1] != "--help" && args[1] != "-h" && args[1] != "--version"))
+    args.insert(args.begin() + 1, "lint");
+
+  CLI::App app{"greslint: find the Slurm GPU/GRES mistakes that make slurmd exit or nodes drain"};
+  app.set_version_flag("--version", std::string("greslint ") + GRESLINT_VERSION);
+  app.require_subcommand(1);
+  int verbose = 0;
+  app.add_flag("-v,--verbose", verbose, "trace greslint itself on stderr");
+
+  greslint::LintOptions lint_options;
+  std::string format = "text", fail_level = "warning", color = "auto";
+  CLI::App* lint = app.add_subcommand("lint", "lint slurm.conf + gres.conf (the default command)");
+  add_common(*lint, lint_options, format, fail_level, color);
+  CLI::App* nodes = app.add_subcommand("nodes", "per-node effective GRES and Slurm's verdict");
+  add_common(*nodes, lint_options, format, fail_level, color);
+
+  char mode = 'e';
+  bool expand = false, fold = false, count = false;
+  std::string hl_version;
+  std::vector<std::string> exprs;
+  CLI::App* hostlist = app.add_subcommand("hostlist", "expand, fold or count hostlists with Slurm's grammar");
+  auto* e = hostlist->add_flag("-e,--expand", expand, "one host per line (default)");
+  auto* f = hostlist->add_flag("-f,--fold", fold, "fold into ranged form");
+  auto* c = hostlist->add_flag("-c,--count", count, "print the number of hosts");
+  e->excludes(f)->excludes(c);
+  f->excludes(c);
+  hostlist->add_option("--slurm-version", hl_version, "Slurm release grammar to use");
+  hostlist->add_option("EXPR", exprs, "hostlist expressions")->required();
+
+  app.add_subcommand("rules", "list every rule (id, name, severity, summary)");
+  std::string explain_id;
+  CLI::App* explain = app.add_subcommand("explain", "print a rule's documentation");
+  explain->add_option("ID", explain_id, "rule id or name")->required();
+
+  try {
+    std::vector<const char*> cargs;
+    for (const std::string& a : args) cargs.push_back(a.c_str());
+    app.parse(int(cargs.size()), cargs.data());
+  } catch (const CLI::ParseError& error) {
+    int rc = app.exit(error);
+    return rc == 0 ? 0 : 2;
+  }
+  auto logger = spdlog::stderr_color_mt("greslint");
+  logger->set_level(verbose >= 2 ? spdlog::level::trace : verbose == 1 ? spdlog::level::debug : spdlog::level::warn);
+  spdlog::set_default_logger(logger);
+
+  try {
+    if (*lint || *nodes) {
+      auto fmt = greslint::parse_format(format);
+      if (!fmt) {
+        std::cerr << "greslint: unknown format '" << format << "'\n";
+        return 2;
+      }
+      lint_options.format = *fmt;
+      if (fail_level == "error") lint_options.fail_level = greslint::FailLevel::error;
+      else if (fail_level == "warning") lint_options.fail_level = greslint::FailLevel::warning;
+      else if (fail_level == "note") lint_options.fail_level = greslint::FailLevel::note;
+      else if (fail_level == "never") lint_options.fail_level = greslint::FailLevel::never;
+      else {
+        std::cerr << "greslint: --fail-level takes error, warning, note or never\n";
+        return 2;
+      }
+      lint_options.color = color == "always" || (color == "auto" && ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR"));
+      return *lint ? greslint::run_lint(lint_options, std::cout, std::cerr)
+                   : greslint::run_nodes(lint_options, std::cout, std::cerr);
+    }
+    if (*hostlist) {
+      mode = fold ? 'f' : count ? 'c' : 'e';
+      auto v = hl_version.empty() ? std::optional<greslint::SlurmVersion>(greslint::known_versions().back())
+                                  : greslint::parse_slurm_version(hl_version);
+      if (!v) {
+        std::cerr << "greslint: unknown Slurm version '" << hl_version << "'\n";
+        return 2;
+      }
+      return greslint::run_hostlist_command(mode, greslint::VersionProfile(*v), exprs, std::cout, std::cerr);
+    }
+    if (app.got_subcommand("rules")) {
+      for (const greslint::RuleInfo* r : greslint::all_rules())
+        std::cout << r->id << "  " << r->name << "  " << greslint::to_string(r->severity) << "  " << r->summary << "\n";
+      return 0;
+    }
+    if (*explain) {
+      const greslint::RuleInfo* r = greslint::find_rule(explain_id);
+      if (!r) {
+        std::cerr << "greslint: unknown rule '" << explain_id << "'\n";
+        return 2;
+      }
+      std::string_view doc = greslint::rule_doc(r->id);
+      if (doc.empty()) {
+        std::cerr << "greslint: no documentation for " << r->id << "\n";
+        return 2;
+      }
+      std::cout << doc;
+      return 0;
+    }
+  } catch (const std::exception& ex) {
+    std::cerr << "greslint: internal error: " << ex.what() << "\n";
+    return 2;
+  }
+  return 2;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,9 +18,15 @@ namespace greslint {
 inline constexpr std::uint64_t kMaxHostsPerRange = 65536;
 inline constexpr std::uint64_t kMaxPrefixes = 65536;
 inline constexpr std::uint64_t kMaxRangesPerBracket = 256 * 1024;
+/// greslint's own stops, where Slurm would misbehave instead of rejecting: ranges it would
+/// allocate (a product of bracket groups), and hosts its signed int counter can hold.
+inline constexpr std::uint64_t kMaxTotalRanges = 1024 * 1024;
+inline constexpr std::uint64_t kMaxTotalHosts = 2147483647;
 
 /// One run of hosts prefix + %0*lu + suffix for lo..hi (Slurm's hostrange).
 /// A host with no numeric part has `numeric == false` and only `prefix`.
+/// A non-empty `suffix` (23.11+) stands for hosts Slurm stores one by one as plain names,
+/// so they match only by exact spelling.
 struct HostRange {
   std::string prefix;
   std::string suffix;
@@ -57,21 +64,49 @@ class Hostlist {
   /// Returns the range that holds `host`, or nullptr.
   const HostRange* find(std::string_view host) const;
   bool contains(std::string_view host) const { return find(host) != nullptr; }
+  /// find() by a plain scan in Slurm's order, without the hash index long lists get.
+  const HostRange* find_unindexed(std::string_view host) const;
 
  private:
+  /// Slurm merges a pushed range into the previous one when they continue each other; a run
+  /// is one such merged hostrange, covering ranges_[first..last].
+  struct Run {
+    std::uint64_t lo = 0;
+    std::uint64_t hi = 0;
+    std::uint32_t first = 0;
+    std::uint32_t last = 0;
+    int width = 0;
+  };
+  class Index;
+  friend class HostlistAccess;
+
+  const HostRange* find_linear(std::string_view host) const;
+  const HostRange* range_of(std::size_t run, std::string_view host) const;
+
   std::vector<HostRange> ranges_;
+  std::vector<Run> runs_;
+  std::shared_ptr<const Index> index_;  ///< only for long lists; shared by copies
   std::uint64_t size_ = 0;
 };
 
-/// A rejected hostlist: the message Slurm logs (if any) and where.
+/// A problem with a hostlist, and where.
 struct HostlistError {
   Span span;
   std::string message;
+  /// true: `message` is the exact line Slurm logs. false: Slurm rejects (or breaks) without
+  /// saying why, and the wording is greslint's.
+  bool slurm_logs = true;
 };
 
 struct HostlistResult {
   std::optional<Hostlist> list;  ///< nullopt when Slurm's hostlist_create returns NULL
+  /// Why the list is invalid, plus what Slurm logs on the way. A valid list can carry
+  /// errors too: Slurm logs a bad range in the leftmost group of `a[3-1]b[1-2]c1` and
+  /// then ignores it (the token yields no hosts).
   std::vector<HostlistError> errors;
+  /// Forms Slurm accepts silently that are unlikely to be meant (`n[1, 2]` pads to n02,
+  /// 22.05 reads `n[1-3` as the host `n]`).
+  std::vector<HostlistError> warnings;
   bool ok() const noexcept { return list.has_value(); }
 };
 
@@ -80,7 +115,17 @@ struct HostlistResult {
 HostlistResult parse_hostlist(std::string_view text, Span where, const VersionProfile& profile);
 
 /// Folds host names into Slurm's ranged form ("gpu[01-04,07]"); sorts and removes
-/// duplicates first when `sort_unique` (what `scontrol show hostlistsorted` does).
+/// duplicates first when `sort_unique` (Slurm's hostlist_uniq; `scontrol show
+/// hostlistsorted` sorts but keeps duplicates, see FoldOrder::slurm_sorted).
 std::string fold_hostnames(std::vector<std::string> hosts, bool sort_unique = true);
+
+enum class FoldOrder : std::uint8_t {
+  as_written,     ///< `scontrol show hostlist`
+  slurm_sorted,   ///< `scontrol show hostlistsorted` (hostlist_sort: duplicates stay)
+  sorted_unique,  ///< hostlist_uniq: sorted, duplicates removed
+};
+
+/// Slurm's hostlist_ranged_string of a parsed list ("a[1-2],b3").
+std::string fold_hostlist(const Hostlist& list, FoldOrder order = FoldOrder::as_written);
 
 }  // namespace greslint

@@ -2,7 +2,9 @@
 // The keys Slurm's parser tables accept, per file, per record type and per release.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "greslint/version.hpp"
@@ -35,8 +37,8 @@ enum class KeyTable : std::uint8_t {
   node_set,        ///< inside NodeSet=
   down_nodes,      ///< inside DownNodes=
   slurmctld_host,  ///< inside SlurmctldHost=
-  frontend_name,   ///< inside FrontendName= (22.05 only)
-  power_action,    ///< inside PowerAction= (newer releases)
+  frontend_name,   ///< inside FrontendName= (22.05 to 24.11; gone in 25.05)
+  power_action,    ///< inside PowerAction= (26.05+)
   gres_conf,       ///< top level of gres.conf
   gres_record,     ///< inside gres.conf Name= / NodeName= records
   cgroup_conf,     ///< top level of cgroup.conf
@@ -57,5 +59,41 @@ const KeySpec* find_key(KeyTable table, std::string_view key, SlurmVersion v) no
 
 /// For "did you mean" help: the accepted key of `table` closest to `key`, or empty.
 std::string_view closest_key(KeyTable table, std::string_view key, SlurmVersion v) noexcept;
+
+/// The development release after 26.05 (SchedMD master). Not a modelled release: keys that
+/// only master has carry it as `since`, so history can say "not before 26.11".
+inline constexpr SlurmVersion kSlurmNext{26, 11};
+
+/// Whether release `v` accepts the row `spec` ({0,0} as `until` means "no end yet").
+constexpr bool accepted_in(const KeySpec& spec, SlurmVersion v) noexcept {
+  return v >= spec.since && (spec.until == SlurmVersion{} || v < spec.until);
+}
+
+/// A run of rows of one table, sorted case-insensitively by name and then by `since`.
+/// A key whose type or defunct state changed between releases has one row per state, and the
+/// older row's `until` is the newer row's `since` (so `until` ends the row, not always the key).
+struct KeyRange {
+  const KeySpec* first = nullptr;
+  const KeySpec* last = nullptr;
+  constexpr const KeySpec* begin() const noexcept { return first; }
+  constexpr const KeySpec* end() const noexcept { return last; }
+  constexpr bool empty() const noexcept { return first == last; }
+  constexpr std::size_t size() const noexcept { return std::size_t(last - first); }
+};
+
+/// Every row of `table`, over all releases (including kSlurmNext-only keys).
+KeyRange table_rows(KeyTable table) noexcept;
+
+/// The rows for `key` in any release, oldest first; empty if Slurm never had it. Lets a
+/// diagnostic say "new in 24.05" or "removed in 23.11" instead of just "unknown".
+KeyRange key_history(KeyTable table, std::string_view key) noexcept;
+
+/// For a key that starts a record (Slurm types it S_P_ARRAY with a handler that parses the
+/// rest of the line, e.g. slurm.conf NodeName, gres.conf Name), the table the rest of the line
+/// is looked up in; nullopt for one-value keys, including repeatable ones like Epilog (24.05+).
+std::optional<KeyTable> record_table(KeyTable table, std::string_view key) noexcept;
+
+/// Where a table's keys appear, for messages: "slurm.conf", "slurm.conf NodeName= record", ...
+std::string_view table_name(KeyTable table) noexcept;
 
 }  // namespace greslint

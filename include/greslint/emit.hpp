@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// Emitters: one report, many formats (text, json, sarif, github, junit, gitlab).
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "greslint/diagnostic.hpp"
+#include "greslint/source.hpp"
+#include "greslint/version.hpp"
+
+namespace greslint {
+
+enum class Format { text, json, sarif, github, junit, gitlab };
+std::optional<Format> parse_format(std::string_view name);
+
+/// Everything an emitter needs; diagnostics are already filtered and sorted.
+struct LintReport {
+  std::vector<Diagnostic> diagnostics;
+  std::vector<std::string> inputs;  ///< files read, as displayed (relative to base_dir)
+  SlurmVersion slurm_version;
+  std::string version_source;       ///< "--slurm-version", "config file", "scontrol --version", "default"
+};
+
+struct EmitOptions {
+  bool color = false;        ///< ANSI colours (text only)
+  std::string base_dir;      ///< paths are shown relative to this directory
+};
+
+/// Writes `report` in `format`. Paths come from `sources` (made relative to base_dir).
+void emit_report(Format format, const LintReport& report, const SourceManager& sources,
+                 const EmitOptions& options, std::ostream& out);
+
+/// Removes terminal escapes and other C0 controls from text copied out of a linted file.
+std::string sanitize_for_output(std::string_view text);
+
+}  // namespace greslint

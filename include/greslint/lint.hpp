@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+// The lint and nodes commands: locate the files, pick the version profile, run, report.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "greslint/diagnostic.hpp"
+#include "greslint/emit.hpp"
+
+namespace greslint {
+
+enum class FailLevel { error, warning, note, never };
+
+struct LintOptions {
+  std::vector<std::string> paths;       ///< directories holding slurm.conf, or slurm.conf files
+  std::string slurm_version;            ///< empty: scontrol --version, else the newest release
+  Format format = Format::text;
+  std::string output;                   ///< write the report here instead of stdout
+  FailLevel fail_level = FailLevel::warning;
+  std::vector<std::string> select;      ///< rule ids or names; empty = all
+  std::vector<std::string> ignore;
+  std::string nodes;                    ///< restrict findings to these nodes (hostlist)
+  bool color = false;
+  bool quiet = false;
+};
+
+/// `greslint lint`; returns the exit code (0, 1 or 2).
+int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err);
+/// `greslint nodes`; returns the exit code.
+int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace greslint

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+// The cluster model: slurm.conf nodes and gres.conf records, grouped into node classes,
+// and what slurmd and slurmctld will do with each class (slurm-semantics.md §8).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "greslint/config.hpp"
+#include "greslint/hostlist.hpp"
+#include "greslint/report.hpp"
+#include "greslint/version.hpp"
+
+namespace greslint {
+
+/// What `slurmd -G` would print for one record.
+struct EffectiveGres {
+  std::string name;
+  std::optional<std::string> type;
+  std::uint64_t count = 0;
+  std::optional<std::string> files;
+  std::optional<std::string> cores;
+  std::optional<std::string> links;
+  std::string flags;
+};
+
+enum class Verdict : std::uint8_t { ok, degraded, drain, slurmd_fatal, slurmctld_fatal };
+std::string_view to_string(Verdict v) noexcept;
+
+/// Nodes whose inputs are identical share one evaluation.
+struct NodeClass {
+  std::vector<std::uint32_t> nodes;  ///< indexes into Cluster::node_names
+  Verdict verdict = Verdict::ok;
+  std::string reason;
+  std::vector<EffectiveGres> gres;
+};
+
+/// Everything greslint learned about the configuration.
+struct Cluster {
+  std::vector<std::string> node_names;  ///< every slurm.conf node, in definition order
+  std::vector<NodeClass> classes;
+  std::vector<std::uint32_t> class_of;  ///< node index -> class index
+};
+
+struct LintInputs {
+  std::string slurm_conf_path;
+  std::string gres_conf_path;    ///< beside slurm.conf
+  std::string cgroup_conf_path;  ///< beside slurm.conf
+};
+
+/// Reads the files, builds the model, evaluates every node class, reports findings.
+Cluster analyze(const LintInputs& inputs, const VersionProfile& profile, SourceManager& sources,
+                Reporter& out);
+
+}  // namespace greslint

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what greslint needs to build and test on Debian 12 (run as root).
+# Build: CLI11, fmt, spdlog, Catch2. Tests: Slurm 22.05 (scontrol for the hostlist
+# differential test; slurmd/slurmctld/munge for the live conformance suite), python3.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+packages=(build-essential cmake ninja-build pkg-config
+          libcli11-dev libfmt-dev libspdlog-dev catch2
+          python3 slurm-client slurmd slurmctld munge iproute2 util-linux)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The Debian packages start the daemons; the test suites run their own private ones.
+systemctl stop slurmd slurmctld munge >/dev/null 2>&1 || true

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// Names of severities, effects and daemons as they appear in every output format.
+#include "greslint/diagnostic.hpp"
+
+namespace greslint {
+
+std::string_view to_string(Severity s) noexcept {
+  switch (s) {
+    case Severity::note: return "note";
+    case Severity::warning: return "warning";
+    case Severity::error: return "error";
+  }
+  return "error";
+}
+
+std::string_view to_string(Effect e) noexcept {
+  switch (e) {
+    case Effect::none: return "none";
+    case Effect::fatal: return "fatal";
+    case Effect::drain: return "drain";
+    case Effect::degraded: return "degraded";
+    case Effect::advice: return "advice";
+  }
+  return "none";
+}
+
+std::string_view to_string(Daemon d) noexcept {
+  switch (d) {
+    case Daemon::none: return "none";
+    case Daemon::slurmctld: return "slurmctld";
+    case Daemon::slurmd: return "slurmd";
+  }
+  return "none";
+}
+
+std::optional<Severity> parse_severity(std::string_view s) noexcept {
+  if (s == "note") return Severity::note;
+  if (s == "warning") return Severity::warning;
+  if (s == "error") return Severity::error;
+  return std::nullopt;
+}
+
+}  // namespace greslint

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: Apache-2.0
+// Text emitter: gcc/clang-style findings with a source excerpt and a caret under the span.
+#include <algorithm>
+#include <string>
+
+#include "emit/emit_detail.hpp"
+
+namespace greslint::emit_detail {
+namespace {
+
+constexpr unsigned kTabStop = 8;
+constexpr std::size_t kMinGutter = 5;
+
+struct Style {
+  bool on;
+  const char* bold() const { return on ? "\033[1m" : ""; }
+  const char* reset() const { return on ? "\033[0m" : ""; }
+  const char* caret() const { return on ? "\033[1;32m" : ""; }
+  const char* severity(Severity s) const {
+    if (!on) return "";
+    switch (s) {
+      case Severity::error: return "\033[1;31m";
+      case Severity::warning: return "\033[1;35m";
+      case Severity::note: return "\033[1;36m";
+    }
+    return "";
+  }
+};
+
+/// A line as printed, and the display column (0-based) where each of its bytes starts.
+struct RenderedLine {
+  std::string text;
+  std::vector<unsigned> column_of;  ///< size = bytes + 1; last entry = width of the line
+};
+
+RenderedLine render_line(std::string_view line) {
+  RenderedLine r;
+  r.column_of.assign(line.size() + 1, 0);
+  unsigned column = 0;
+  for (std::size_t i = 0; i < line.size();) {
+    if (line[i] == '\t') {
+      // Expanded to spaces: a raw tab would let the terminal, not us, decide where the caret lands.
+      const unsigned next = (column / kTabStop + 1) * kTabStop;
+      r.text.append(next - column, ' ');
+      r.column_of[i] = column;
+      column = next;
+      ++i;
+      continue;
+    }
+    SafeChar c = sanitize_char(line, i);
+    for (std::size_t j = 0; j < c.length; ++j) r.column_of[i + j] = column;
+    r.text += c.text;
+    column += c.width;
+    i += c.length;
+  }
+  r.column_of[line.size()] = column;
+  // Trailing blanks would only print as invisible noise after the excerpt.
+  while (!r.text.empty() && r.text.back() == ' ') r.text.pop_back();
+  return r;
+}
+
+std::string gutter(std::size_t width, std::uint32_t line) {
+  std::string number = line ? std::to_string(line) : std::string();
+  if (number.size() < width) number.insert(0, width - number.size(), ' ');
+  return number;
+}
+
+class TextEmitter {
+ public:
+  TextEmitter(const SourceManager& sources, const EmitOptions& options, std::ostream& out)
+      : sources_(sources), paths_(sources, options), style_{options.color}, out_(out) {}
+
+  void diagnostic(const Diagnostic& d) {
+    const Span span = clamp_span(sources_, d.span);
+    header(span, d.severity, sanitize_for_output(d.message));
+    out_ << ' ' << '[' << sanitize_for_output(rule_id(d)) << ' ' << sanitize_for_output(rule_name(d))
+         << ']' << style_.reset() << '\n';
+    if (span.valid()) excerpt(span);
+    const Position primary = byte_position(sources_, span);
+    for (const Related& r : d.related) {
+      const Span rs = clamp_span(sources_, r.span);
+      header(rs, Severity::note, sanitize_for_output(r.message));
+      out_ << style_.reset() << '\n';
+      if (!rs.valid()) continue;
+      // A note on the line already shown would only repeat the excerpt.
+      if (rs.file != span.file || byte_position(sources_, rs).line != primary.line) excerpt(rs);
+    }
+    const std::string consequence = consequence_text(d);
+    if (!consequence.empty()) out_ << "  = " << consequence << '\n';
+    if (!d.help.empty()) out_ << "  = help: " << sanitize_for_output(d.help) << '\n';
+    if (d.fix && !d.fix->title.empty())
+      out_ << "  = fix available: " << sanitize_for_output(d.fix->title) << '\n';
+  }
+
+  void summary(const LintReport& report) {
+    const Counts c = count_severities(report.diagnostics);
+    out_ << style_.bold();
+    if (c.error + c.warning + c.note == 0) {
+      out_ << "no findings";
+    } else {
+      out_ << plural(c.error, "error") << ", " << plural(c.warning, "warning") << ", "
+           << plural(c.note, "note");
+    }
+    out_ << style_.reset() << " (Slurm " << report.slurm_version.str() << " profile";
+    if (report.version_source == "default") {
+      out_ << " by default";
+    } else if (!report.version_source.empty()) {
+      out_ << " from " << sanitize_for_output(report.version_source);
+    }
+    out_ << ")\n";
+  }
+
+ private:
+  static std::string plural(std::size_t n, const char* word) {
+    return std::to_string(n) + ' ' + word + (n == 1 ? "" : "s");
+  }
+
+  /// `file:line:col: severity: message` — leaves bold on for the caller's suffix.
+  void header(Span span, Severity severity, const std::string& message) {
+    out_ << style_.bold();
+    if (span.valid()) {
+      const Position p = byte_position(sources_, span);
+      out_ << sanitize_for_output(paths_.get(span.file).text) << ':' << p.line << ':' << p.column << ": ";
+    } else {
+      out_ << "greslint: ";
+    }
+    out_ << style_.severity(severity) << severity_name(severity) << ':' << style_.reset()
+         << style_.bold() << ' ' << message;
+  }
+
+  void excerpt(Span span) {
+    const LineCol begin = sources_.line_col(span.file, span.begin);
+    const std::string_view line = sources_.line_text(span.file, begin.line);
+    const RenderedLine rendered = render_line(line);
+    const std::size_t width = std::max(kMinGutter, std::to_string(begin.line).size());
+
+    const std::size_t first = std::min<std::size_t>(begin.column - 1, line.size());
+    const LineCol end = sources_.line_col(span.file, span.end);
+    // A span that runs past this line is underlined to the end of the line.
+    const std::size_t last = end.line == begin.line ? std::min<std::size_t>(end.column - 1, line.size())
+                                                    : line.size();
+    const unsigned from = rendered.column_of[first];
+    const unsigned to = std::max(rendered.column_of[last], from + 1);
+
+    out_ << gutter(width, begin.line) << " |";
+    if (!rendered.text.empty()) out_ << ' ' << rendered.text;
+    out_ << '\n';
+    out_ << gutter(width, 0) << " | " << std::string(from, ' ') << style_.caret() << '^'
+         << std::string(to - from - 1, '~') << style_.reset() << '\n';
+  }
+
+  const SourceManager& sources_;
+  PathTable paths_;
+  Style style_;
+  std::ostream& out_;
+};
+
+}  // namespace
+
+void emit_text(const LintReport& report, const SourceManager& sources, const EmitOptions& options,
+               std::ostream& out) {
+  TextEmitter emitter(sources, options, out);
+  for (const Diagnostic& d : report.diagnostics) emitter.diagnostic(d);
+  emitter.summary(report);
+}
+
+}  // namespace greslint::emit_detail

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: Apache-2.0
+// Drives one run: find slurm.conf, choose the Slurm profile, analyze, filter, emit.
+#include "greslint/lint.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <fstream>
+#include <memory>
+
+#include "greslint/hostlist.hpp"
+#include "greslint/model.hpp"
+#include "greslint/registry.hpp"
+#include "util.hpp"
+
+namespace greslint {
+namespace {
+
+struct Resolved {
+  SlurmVersion version;
+  std::string source;
+};
+
+/// --slurm-version, else the installed Slurm (an admin on the head node), else the newest.
+std::optional<Resolved> resolve_version(const std::string& requested, std::ostream& err) {
+  if (!requested.empty()) {
+    auto v = parse_slurm_version(requested);
+    if (!v) {
+      std::string known;
+      for (SlurmVersion k : known_versions()) known += (known.empty() ? "" : ", ") + k.str();
+      err << fmt::format("greslint: unknown Slurm version '{}' (known: {})\n", requested, known);
+      return std::nullopt;
+    }
+    return Resolved{*v, "--slurm-version"};
+  }
+  if (std::FILE* p = ::popen("scontrol --version 2>/dev/null", "r")) {
+    char buf[128] = {0};
+    std::size_t n = std::fread(buf, 1, sizeof(buf) - 1, p);
+    ::pclose(p);
+    if (auto v = parse_slurm_version(std::string_view(buf, n))) return Resolved{*v, "scontrol --version"};
+  }
+  return Resolved{known_versions().back(), "default (newest modelled release)"};
+}
+
+std::optional<std::string> locate_slurm_conf(const LintOptions& o, std::ostream& err) {
+  std::string path;
+  if (!o.paths.empty()) path = o.paths.front();
+  else if (const char* env = std::getenv("SLURM_CONF")) path = env;
+  else path = "/etc/slurm/slurm.conf";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    err << fmt::format("greslint: {}: no such file or directory\n", path);
+    return std::nullopt;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    std::string conf = join_path(path, "slurm.conf");
+    if (::stat(conf.c_str(), &st) != 0) {
+      err << fmt::format("greslint: {} holds no slurm.conf\n", path);
+      return std::nullopt;
+    }
+    return conf;
+  }
+  return path;
+}
+
+bool rule_selected(const RuleInfo& r, const LintOptions& o) {
+  auto listed = [&](const std::vector<std::string>& ids) {
+    return std::any_of(ids.begin(), ids.end(), [&](const std::string& id) {
+      return iequals(id, r.id) || id == r.name || (id.size() < r.id.size() && iequals(r.id.substr(0, id.size()), id));
+    });
+  };
+  if (!o.select.empty() && !listed(o.select)) return false;
+  return !listed(o.ignore);
+}
+
+struct Run {
+  SourceManager sources;
+  Reporter reporter;
+  Cluster cluster;
+  Resolved version;
+  std::string slurm_conf;
+  std::vector<std::string> inputs;
+};
+
+std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err) {
+  auto version = resolve_version(o.slurm_version, err);
+  if (!version) return nullptr;
+  auto conf = locate_slurm_conf(o, err);
+  if (!conf) return nullptr;
+  auto run = std::make_unique<Run>();
+  run->version = *version;
+  run->slurm_conf = *conf;
+  LintInputs in;
+  in.slurm_conf_path = *conf;
+  in.gres_conf_path = join_path(dirname_of(*conf), "gres.conf");
+  in.cgroup_conf_path = join_path(dirname_of(*conf), "cgroup.conf");
+  VersionProfile profile(version->version);
+  run->cluster = analyze(in, profile, run->sources, run->reporter);
+  for (std::size_t i = 0; i < run->sources.file_count(); ++i)
+    run->inputs.push_back(run->sources.path(FileId{std::uint16_t(i)}));
+  return run;
+}
+
+}  // namespace
+
+
+int run_lint(const LintOptions& o, std::ostream& out, std::ostream& err) {
+  for (const auto* list : {&o.select, &o.ignore})
+    for (const std::string& id : *list)
+      if (!find_rule(id) && !std::any_of(all_rules().begin(), all_rules().end(), [&](const RuleInfo* r) {
+            return id.size() >= 4 && iequals(r->id.substr(0, std::min(id.size(), r->id.size())), id);
+          })) {
+        err << fmt::format("greslint: unknown rule '{}' (see greslint rules)\n", id);
+        return 2;
+      }
+  auto run = analyze_paths(o, err);
+  if (!run) return 2;
+  std::optional<Hostlist> only;
+  if (!o.nodes.empty()) {
+    auto l = parse_hostlist(o.nodes, Span{}, VersionProfile(run->version.version));
+    if (!l.ok()) {
+      err << fmt::format("greslint: --nodes {}: not a valid hostlist\n", o.nodes);
+      return 2;
+    }
+    only = std::move(*l.list);
+  }
+  LintReport report;
+  report.slurm_version = run->version.version;
+  report.version_source = run->version.source;
+  report.inputs = run->inputs;
+  for (Diagnostic& d : run->reporter.diagnostics()) {
+    if (!rule_selected(*d.rule, o)) continue;
+    if (only) {
+      if (d.nodes.empty()) continue;
+      auto l = parse_hostlist(d.nodes, Span{}, VersionProfile(run->version.version));
+      bool hit = false;
+      if (l.ok()) l.list->for_each([&](const std::string& h, const HostRange&) { hit = hit || only->contains(h); });
+      if (!hit) continue;
+    }
+    report.diagnostics.push_back(std::move(d));
+  }
+  std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::make_tuple(a.span.file.index, a.span.begin, a.rule->id) <
+           std::make_tuple(b.span.file.index, b.span.begin, b.rule->id);
+  });
+  EmitOptions eo;
+  eo.color = o.color && o.output.empty();
+  eo.base_dir = dirname_of(run->slurm_conf);
+  if (!o.output.empty()) {
+    std::ofstream file(o.output);
+    if (!file) {
+      err << fmt::format("greslint: cannot write {}\n", o.output);
+      return 2;
+    }
+    emit_report(o.format, report, run->sources, eo, file);
+  } else if (!(o.quiet && report.diagnostics.empty())) {
+    emit_report(o.format, report, run->sources, eo, out);
+  }
+  Severity threshold = Severity::error;
+  switch (o.fail_level) {
+    case FailLevel::never: return 0;
+    case FailLevel::error: threshold = Severity::error; break;
+    case FailLevel::warning: threshold = Severity::warning; break;
+    case FailLevel::note: threshold = Severity::note; break;
+  }
+  for (const Diagnostic& d : report.diagnostics)
+    if (d.severity >= threshold) return 1;
+  return 0;
+}
+
+namespace {
+void json_string(std::ostream& out, std::string_view s) {
+  out << '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out << "\\\""; break;
+      case '\\': out << "\\\\"; break;
+      case '\n': out << "\\n"; break;
+      case '\t': out << "\\t"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) out << fmt::format("\\u{:04x}", c);
+        else out << c;
+    }
+  }
+  out << '"';
+}
+void json_opt(std::ostream& out, const std::optional<std::string>& s) {
+  if (s) json_string(out, *s);
+  else out << "null";
+}
+std::string node_reason(const NodeClass& c, const std::string& node) {
+  std::string r = c.reason;
+  for (std::size_t at; (at = r.find("\x02NODE\x02")) != std::string::npos;) r.replace(at, 6, node);
+  return r;
+}
+}  // namespace
+
+int run_nodes(const LintOptions& o, std::ostream& out, std::ostream& err) {
+  auto run = analyze_paths(o, err);
+  if (!run) return 2;
+  const Cluster& c = run->cluster;
+  std::optional<Hostlist> only;
+  if (!o.nodes.empty()) {
+    auto l = parse_hostlist(o.nodes, Span{}, VersionProfile(run->version.version));
+    if (!l.ok()) {
+      err << fmt::format("greslint: --nodes {}: not a valid hostlist\n", o.nodes);
+      return 2;
+    }
+    only = std::move(*l.list);
+  }
+  auto wanted = [&](std::uint32_t n) { return !only || only->contains(c.node_names[n]); };
+  bool bad = false;
+  if (o.format == Format::json) {
+    out << "[";
+    bool first = true;
+    for (std::uint32_t n = 0; n < c.node_names.size(); ++n) {
+      if (!wanted(n)) continue;
+      const NodeClass& cls = c.classes[c.class_of[n]];
+      bad = bad || cls.verdict >= Verdict::drain;
+      out << (first ? "\n" : ",\n") << "  {\"node\": ";
+      first = false;
+      json_string(out, c.node_names[n]);
+      out << ", \"verdict\": \"" << to_string(cls.verdict) << "\", \"reason\": ";
+      json_string(out, node_reason(cls, c.node_names[n]));
+      out << ", \"gres\": [";
+      for (std::size_t i = 0; i < cls.gres.size(); ++i) {
+        const EffectiveGres& g = cls.gres[i];
+        out << (i ? ", " : "") << "{\"name\": ";
+        json_string(out, g.name);
+        out << ", \"type\": ";
+        json_opt(out, g.type);
+        out << ", \"count\": " << g.count << ", \"files\": ";
+        json_opt(out, g.files);
+        out << ", \"cores\": ";
+        json_opt(out, g.cores);
+        out << ", \"links\": ";
+        json_opt(out, g.links);
+        out << ", \"flags\": ";
+        json_string(out, g.flags);
+        out << "}";
+      }
+      out << "]}";
+    }
+    out << "\n]\n";
+    return bad ? 1 : 0;
+  }
+  // Text: one block per node class, nodes folded.
+  out << fmt::format("Slurm {} profile ({})\n", run->version.version.str(), run->version.source);
+  for (const NodeClass& cls : c.classes) {
+    std::vector<std::string> names;
+    for (std::uint32_t n : cls.nodes)
+      if (wanted(n)) names.push_back(c.node_names[n]);
+    if (names.empty()) continue;
+    bad = bad || cls.verdict >= Verdict::drain;
+    std::string reason = node_reason(cls, names.front());
+    out << fmt::format("{}  {}{}\n", sanitize_for_output(fold_hostnames(names)), to_string(cls.verdict),
+                       reason.empty() ? "" : ": " + sanitize_for_output(reason));
+    for (const EffectiveGres& g : cls.gres)
+      out << fmt::format("    {:<6} {:<16} {:>6}  {}{}{}\n", g.name, sanitize_for_output(g.type.value_or("-")), g.count,
+                         sanitize_for_output(g.files.value_or("(no File)")),
+                         g.cores ? "  Cores=" + sanitize_for_output(*g.cores) : "",
+                         g.links ? "  Links=" + sanitize_for_output(*g.links) : "");
+  }
+  return bad ? 1 : 0;
+}
+
+}  // namespace greslint

@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: Apache-2.0
+// Builds the cluster model and replays, per node class, what slurmd (stages B-E) and
+// slurmctld (stage F) do with it. Section numbers refer to slurm-semantics.md.
+#include "greslint/model.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <unordered_map>
+
+#include "gres_parse.hpp"
+#include "rules/rules.hpp"
+#include "util.hpp"
+
+namespace greslint {
+
+std::string_view to_string(Verdict v) noexcept {
+  switch (v) {
+    case Verdict::ok: return "ok";
+    case Verdict::degraded: return "degraded";
+    case Verdict::drain: return "drain";
+    case Verdict::slurmd_fatal: return "slurmd-fatal";
+    case Verdict::slurmctld_fatal: return "slurmctld-fatal";
+  }
+  return "ok";
+}
+
+namespace {
+
+constexpr std::string_view kNodesToken = "\x01NODES\x01";
+
+struct Topology {
+  std::uint32_t boards = 1, sockets = 1, cores = 1, threads = 1, cpus = 1;
+  std::uint32_t core_count() const { return sockets * cores; }
+};
+
+struct NodeLine {
+  const Directive* d = nullptr;
+  std::string names_text;
+  Span names_span;
+  Topology topo;
+  std::string gres;  ///< as written (after DEFAULT inheritance)
+  Span gres_span;
+  bool cloud = false;
+};
+
+struct GresLine {
+  const Directive* d = nullptr;
+  bool node_scoped = false;        ///< NodeName= record (else a global Name= record)
+  std::optional<Hostlist> nodes;   ///< nullopt: invalid hostlist, matches nothing (C19)
+  std::uint32_t file_order = 0;
+};
+
+/// One gres.conf record as slurmd holds it for one node.
+struct Record {
+  const GresLine* line = nullptr;
+  std::string name;
+  std::optional<std::string> type;
+  std::uint64_t count = 0;
+  std::optional<std::string> files;  ///< File= or MultipleFiles= string
+  std::vector<std::string> paths;
+  bool multiple_files = false;
+  std::optional<std::string> cores;
+  std::optional<std::vector<std::uint32_t>> core_bits;
+  std::optional<std::string> links;
+  std::string flags;
+  Span span_of(std::string_view key) const {
+    if (const KeyValue* kv = line->d->find(key)) return kv->value_span;
+    return line->d->head().value_span;
+  }
+};
+
+std::uint64_t parse_uint(const KeyValue* kv, std::uint64_t fallback) {
+  if (!kv) return fallback;
+  return std::strtoull(kv->value.c_str(), nullptr, 0);
+}
+
+class Analyzer {
+ public:
+  Analyzer(const LintInputs& in, const VersionProfile& p, SourceManager& s, Reporter& out)
+      : in_(in), profile_(p), sources_(s), out_(out) {}
+
+  Cluster run();
+
+ private:
+  // ----- slurm.conf ---------------------------------------------------------------
+  void read_slurm_conf();
+  void build_nodes();
+  void check_grestypes();
+  // ----- gres.conf ----------------------------------------------------------------
+  void read_gres_conf();
+  // ----- per node class -----------------------------------------------------------
+  void evaluate(NodeClass& cls, const NodeLine& node, const std::vector<const GresLine*>& lines,
+                const std::string& rep);
+
+  struct Pending {
+    Diagnostic d;
+    std::vector<std::uint32_t> nodes;
+  };
+  DiagnosticBuilder report_for(const RuleInfo& rule, Span span, std::string message);
+  void fatal(NodeClass& cls, Verdict v, std::string reason) {
+    if (cls.verdict == Verdict::slurmctld_fatal || cls.verdict == Verdict::slurmd_fatal) return;
+    cls.verdict = v;
+    cls.reason = std::move(reason);
+  }
+  void drain(NodeClass& cls, const std::string& reason) {
+    if (cls.verdict >= Verdict::drain) return;
+    cls.verdict = Verdict::drain;
+    cls.reason = reason;
+  }
+  void degrade(NodeClass& cls) {
+    if (cls.verdict == Verdict::ok) cls.verdict = Verdict::degraded;
+  }
+  const KeyValue* setting(std::string_view key) const {
+    auto it = settings_.find(to_lower(key));
+    return it == settings_.end() ? nullptr : it->second;
+  }
+  bool in_grestypes_exact(std::string_view name) const {
+    return std::find(grestypes_.begin(), grestypes_.end(), name) != grestypes_.end();
+  }
+  bool in_grestypes_nocase(std::string_view name) const {
+    return std::any_of(grestypes_.begin(), grestypes_.end(), [&](const std::string& g) { return iequals(g, name); });
+  }
+
+  const LintInputs& in_;
+  const VersionProfile& profile_;
+  SourceManager& sources_;
+  Reporter& out_;
+  ConfigFile slurm_;
+  ConfigFile gres_;
+  std::unordered_map<std::string, const KeyValue*> settings_;
+  std::vector<std::string> grestypes_;  ///< in Slurm's context order (shared names after gpu)
+  std::vector<NodeLine> node_lines_;
+  std::vector<GresLine> gres_lines_;
+  Cluster cluster_;
+  std::vector<std::uint32_t> node_line_of_;
+  std::string global_autodetect_;
+  bool ctld_fatal_ = false;
+  std::string ctld_reason_;
+  // Diagnostics found while evaluating a class are merged across classes.
+  std::map<std::tuple<std::string_view, std::uint16_t, std::uint32_t, std::string>, Pending> pending_;
+  const std::vector<std::uint32_t>* current_nodes_ = nullptr;
+};
+
+DiagnosticBuilder Analyzer::report_for(const RuleInfo& rule, Span span, std::string message) {
+  auto key = std::make_tuple(rule.id, span.file.index, span.begin, message);
+  auto it = pending_.find(key);
+  if (it == pending_.end()) {
+    Pending p;
+    p.d.rule = &rule;
+    p.d.severity = rule.severity;
+    p.d.effect = rule.effect;
+    p.d.daemon = rule.daemon;
+    p.d.span = span;
+    p.d.message = std::move(message);
+    it = pending_.emplace(std::move(key), std::move(p)).first;
+  }
+  if (current_nodes_) it->second.nodes.insert(it->second.nodes.end(), current_nodes_->begin(), current_nodes_->end());
+  return DiagnosticBuilder(it->second.d);
+}
+
+void Analyzer::read_slurm_conf() {
+  ReadOptions opts;
+  opts.table = KeyTable::slurm_conf;
+  opts.slurm_conf_dir = dirname_of(in_.slurm_conf_path);
+  slurm_ = read_config_file(in_.slurm_conf_path, opts, profile_, sources_, out_);
+  for (const Directive& d : slurm_.directives)
+    if (d.kind == Directive::Kind::setting) settings_[to_lower(d.head().spec->name)] = &d.head();
+  if (slurm_.failed) {
+    ctld_fatal_ = true;
+    ctld_reason_ = "Unable to process configuration file";
+  }
+}
+
+void Analyzer::check_grestypes() {
+  const KeyValue* kv = setting("GresTypes");
+  if (!kv) return;
+  std::vector<std::string> names;
+  std::vector<std::string> shared;
+  for (std::string_view n : split_commas(kv->value)) {
+    std::string name(n);
+    if (name.empty()) continue;
+    if (std::find(names.begin(), names.end(), name) != names.end() ||
+        std::find(shared.begin(), shared.end(), name) != shared.end()) {
+      out_.report(rules::GRS112, kv->value_span, fmt::format("GresTypes lists {} twice", name))
+          .slurm(fmt::format("Duplicate plugin {} ignored", name))
+          .help("list each GRES name once");
+      continue;
+    }
+    (name == "mps" || name == "shard" ? shared : names).push_back(name);
+  }
+  const bool has_gpu = std::find(names.begin(), names.end(), "gpu") != names.end();
+  if (!shared.empty() && !has_gpu) {
+    out_.report(rules::GRS111, kv->value_span,
+                fmt::format("GresTypes has {} but not gpu; shared GRES needs gres/gpu", shared.front()))
+        .slurm("GresTypes: gres/'shared' requires that gres/gpu also be configured")
+        .help("add gpu to GresTypes (GresTypes=gpu," + shared.front() + ")");
+    ctld_fatal_ = true;
+    ctld_reason_ = "GresTypes: gres/'shared' requires that gres/gpu also be configured";
+  }
+  // Slurm moves mps and shard after gpu, whatever the order written.
+  grestypes_ = names;
+  grestypes_.insert(grestypes_.end(), shared.begin(), shared.end());
+  if (!shared.empty()) {
+    const KeyValue* select = setting("SelectType");
+    bool cons_tres = select ? iequals(select->value, "select/cons_tres") : profile_.cons_tres_is_default();
+    if (!cons_tres && !ctld_fatal_) {
+      auto b = out_.report(rules::GRS114, select ? select->value_span : kv->value_span,
+                           fmt::format("GresTypes has {} but SelectType is {}", shared.front(),
+                                       select ? select->value : "not set (select/cons_res in " + profile_.version().str() + ")"))
+                   .slurm("Use of shared gres requires the use of select/cons_tres")
+                   .help("set SelectType=select/cons_tres");
+      if (select) b.related(kv->value_span, "shared GRES configured here");
+      ctld_fatal_ = true;
+      ctld_reason_ = "Use of shared gres requires the use of select/cons_tres";
+    }
+  }
+}
+
+void Analyzer::build_nodes() {
+  // NodeName=DEFAULT lines accumulate; each node line sees the defaults as they are then.
+  std::unordered_map<std::string, const KeyValue*> defaults;
+  std::unordered_map<std::string, std::uint32_t> seen;  // node name -> node index
+  auto get = [&](const Directive& d, std::string_view key) -> const KeyValue* {
+    if (const KeyValue* kv = d.find(key)) return kv;
+    auto it = defaults.find(to_lower(key));
+    return it == defaults.end() ? nullptr : it->second;
+  };
+  for (const Directive& d : slurm_.directives) {
+    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "NodeName") || !d.complete) continue;
+    const KeyValue& head = d.head();
+    if (iequals(head.value, "DEFAULT")) {
+      for (std::string_view forbidden : {"NodeHostname", "NodeAddr", "BcastAddr"})
+        if (const KeyValue* kv = d.find(forbidden)) {
+          out_.report(rules::GRS104, kv->key_span, fmt::format("{} is not allowed on NodeName=DEFAULT", kv->spec->name))
+              .slurm(fmt::format("{} not allowed with NodeName=DEFAULT", kv->spec->name))
+              .help(fmt::format("move {} to the lines that name the nodes", kv->spec->name));
+          ctld_fatal_ = true;
+          ctld_reason_ = "Unable to process configuration file";
+        }
+      for (std::size_t i = 1; i < d.pairs.size(); ++i) defaults[to_lower(d.pairs[i].spec->name)] = &d.pairs[i];
+      continue;
+    }
+    if (iequals(head.value, "ALL")) {
+      out_.report(rules::GRS103, head.value_span, fmt::format("NodeName={} is a reserved word", head.value))
+          .slurm(fmt::format("'{}' is a reserved word disallowed for use with NodeName", head.value))
+          .help("rename the node");
+      ctld_fatal_ = true;
+      ctld_reason_ = fmt::format("'{}' is a reserved word disallowed for use with NodeName", head.value);
+      continue;
+    }
+    NodeLine line;
+    line.d = &d;
+    line.names_text = head.value;
+    line.names_span = head.value_span;
+    // NodeAddr defaults to the NodeName string and its list is built first (A8).
+    const KeyValue* addr = d.find("NodeAddr");
+    auto names = parse_hostlist(head.value, head.value_span, profile_);
+    if (!names.ok() || names.list->empty()) {
+      std::string slurm = names.ok() ? "Empty NodeName in config."
+                                     : fmt::format("Unable to create {} list from {}", addr ? "NodeName" : "NodeAddr", head.value);
+      out_.report(rules::GRS105, names.errors.empty() ? head.value_span : names.errors.front().span,
+                           fmt::format("NodeName={} is not a valid hostlist{}", head.value,
+                                       names.errors.empty() ? "" : ": " + names.errors.front().message))
+                   .slurm(slurm)
+                   .help("fix the bracket expression (e.g. gpu[01-16])");
+      ctld_fatal_ = true;
+      ctld_reason_ = slurm;
+      continue;
+    }
+    const std::uint64_t count = names.list->size();
+    for (std::string_view key : {"NodeAddr", "NodeHostname"}) {
+      const KeyValue* kv = d.find(key);
+      if (!kv) continue;
+      auto l = parse_hostlist(kv->value, kv->value_span, profile_);
+      if (!l.ok()) {
+        std::string slurm = fmt::format("Unable to create {} list from {}", kv->spec->name, kv->value);
+        out_.report(rules::GRS105, kv->value_span, fmt::format("{}={} is not a valid hostlist", kv->spec->name, kv->value))
+            .slurm(slurm)
+            .help("fix the bracket expression");
+        ctld_fatal_ = true;
+        ctld_reason_ = slurm;
+      } else if (l.list->size() != count && l.list->size() > 1) {
+        std::string slurm = fmt::format("{} count must equal that of NodeName records {} there must be no more than one",
+                                        kv->spec->name, profile_.version() < kSlurm2302 ? "of" : "or");
+        out_.report(rules::GRS106, kv->value_span,
+                    fmt::format("{}={} names {} addresses for {} nodes", kv->spec->name, kv->value, l.list->size(), count))
+            .slurm(slurm)
+            .related(head.value_span, fmt::format("{} nodes here", count))
+            .help(fmt::format("give exactly {} entries, or one", count));
+        ctld_fatal_ = true;
+        ctld_reason_ = slurm;
+      }
+    }
+    // Topology, §3.2.
+    Topology& t = line.topo;
+    const KeyValue* cpus_kv = d.find("CPUs");
+    if (!cpus_kv) { auto it = defaults.find("cpus"); if (it != defaults.end()) cpus_kv = it->second; }
+    if (!cpus_kv) cpus_kv = get(d, "Procs");
+    const KeyValue* sockets_kv = get(d, "Sockets");
+    const KeyValue* spb_kv = get(d, "SocketsPerBoard");
+    t.boards = std::uint32_t(parse_uint(get(d, "Boards"), 1));
+    t.cores = std::uint32_t(parse_uint(get(d, "CoresPerSocket"), 1));
+    t.threads = std::uint32_t(parse_uint(get(d, "ThreadsPerCore"), 1));
+    std::uint32_t spb = std::uint32_t(parse_uint(spb_kv, 1));
+    t.sockets = std::uint32_t(parse_uint(sockets_kv, 1));
+    t.cpus = std::uint32_t(parse_uint(cpus_kv, 1));
+    auto reset = [&](const KeyValue* kv, std::string text) {
+      out_.report(rules::GRS101, kv ? kv->value_span : head.value_span, text)
+          .slurm(fmt::format("NodeNames={} {}", head.value, text))
+          .help("write the topology the hardware has (slurmd -C prints it)");
+    };
+    if (t.cores == 0) { reset(get(d, "CoresPerSocket"), "CoresPerSocket=0 is invalid, reset to 1"); t.cores = 1; }
+    if (cpus_kv && t.cpus == 0) { reset(cpus_kv, "CPUs=0 is invalid, reset to 1"); t.cpus = 1; }
+    if (t.threads == 0) { reset(get(d, "ThreadsPerCore"), "ThreadsPerCore=0 is invalid, reset to 1"); t.threads = 1; }
+    if (spb_kv && spb == 0) { reset(spb_kv, "SocketsPerBoards=0 is invalid, reset to 1"); spb = 1; }
+    if (sockets_kv && t.sockets == 0) { reset(sockets_kv, "Sockets=0 is invalid, reset to 1"); t.sockets = 1; }
+    if (t.boards == 0) { reset(get(d, "Boards"), "Boards=0 is invalid, reset to 1"); t.boards = 1; }
+    if (sockets_kv && spb_kv) {
+      reset(sockets_kv, fmt::format("Sockets={} and SocketsPerBoard={} is invalid , using SocketsPerBoard",
+                                    t.sockets, spb));
+      t.sockets = t.boards * spb;
+    } else if (!sockets_kv) {
+      if (spb_kv) t.sockets = t.boards * spb;
+      else if (cpus_kv && t.cpus / (t.cores * t.threads) >= 1 && t.cpus % (t.cores * t.threads) == 0)
+        t.sockets = t.cpus / (t.cores * t.threads);
+      else t.sockets = t.boards;
+    }
+    if (!cpus_kv) t.cpus = t.sockets * t.cores * t.threads;
+    if (t.sockets < t.boards) {
+      reset(get(d, "Boards"), fmt::format("Sockets({}) < Boards({}) resetting Boards=1", t.sockets, t.boards));
+      t.boards = 1;
+    }
+    if (t.cpus != t.sockets && t.cpus != t.sockets * t.cores && t.cpus != t.sockets * t.cores * t.threads) {
+      reset(cpus_kv, fmt::format("CPUs={} match no Sockets, Sockets*CoresPerSocket or "
+                                 "Sockets*CoresPerSocket*ThreadsPerCore. Resetting CPUs.", t.cpus));
+      t.cpus = t.sockets * t.cores * t.threads;
+    }
+    if (const KeyValue* g = get(d, "Gres")) {
+      line.gres = g->value;
+      line.gres_span = g->value_span;
+    }
+    if (const KeyValue* st = get(d, "State")) line.cloud = icontains(st->value, "CLOUD");
+    const auto line_index = std::uint32_t(node_lines_.size());
+    node_lines_.push_back(std::move(line));
+    names.list->for_each([&](const std::string& host, const HostRange& r) {
+      auto [it, fresh] = seen.emplace(host, std::uint32_t(cluster_.node_names.size()));
+      if (!fresh) {
+        std::string slurm = profile_.duplicate_node_message_is_hostname()
+                                ? fmt::format("Duplicated NodeHostName {} in config file", host)
+                                : fmt::format("Duplicated NodeName {} in the config file", host);
+        out_.report(rules::GRS102, r.item, fmt::format("node {} is defined twice", host))
+            .slurm(slurm)
+            .nodes(host)
+            .help("define each node on exactly one NodeName line");
+        if (!ctld_fatal_) { ctld_fatal_ = true; ctld_reason_ = slurm; }
+        return;
+      }
+      cluster_.node_names.push_back(host);
+      node_line_of_.push_back(line_index);
+    });
+  }
+  // Partitions must name known nodes (A14).
+  for (const Directive& d : slurm_.directives) {
+    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "PartitionName") || !d.complete) continue;
+    const KeyValue* nodes = d.find("Nodes");
+    if (!nodes || iequals(nodes->value, "ALL") || iequals(d.head().value, "DEFAULT")) continue;
+    auto l = parse_hostlist(nodes->value, nodes->value_span, profile_);
+    if (!l.ok()) continue;
+    std::vector<std::string> unknown;
+    std::unordered_map<std::string, bool> nodesets;
+    for (const Directive& n : slurm_.directives)
+      if (n.kind == Directive::Kind::record && iequals(n.head().spec->name, "NodeSet")) nodesets[n.head().value] = true;
+    l.list->for_each([&](const std::string& host, const HostRange&) {
+      if (!seen.count(host) && !nodesets.count(host) && unknown.size() < 64) unknown.push_back(host);
+    });
+    if (!unknown.empty()) {
+      std::string slurm = fmt::format("Invalid node names in partition {}", d.head().value);
+      out_.report(rules::GRS108, nodes->value_span,
+                  fmt::format("partition {} names nodes that no NodeName line defines: {}", d.head().value,
+                              fold_hostnames(unknown)))
+          .slurm(slurm)
+          .help("add the nodes to a NodeName line, or remove them from Nodes=");
+      if (!ctld_fatal_) { ctld_fatal_ = true; ctld_reason_ = slurm; }
+    }
+  }
+}
+
+void Analyzer::read_gres_conf() {
+  ReadOptions opts;
+  opts.table = KeyTable::gres_conf;
+  opts.slurm_conf_dir = dirname_of(in_.slurm_conf_path);
+  if (const KeyValue* c = setting("ClusterName")) opts.cluster_name = c->value;
+  gres_ = read_config_file(in_.gres_conf_path, opts, profile_, sources_, out_);
+  std::uint32_t order = 0;
+  std::vector<GresLine> global, scoped;
+  for (const Directive& d : gres_.directives) {
+    if (d.kind == Directive::Kind::setting) {
+      if (iequals(d.head().spec->name, "AutoDetect")) global_autodetect_ = d.head().value;
+      continue;
+    }
+    GresLine g;
+    g.d = &d;
+    g.file_order = order++;
+    if (iequals(d.head().key, "NodeName")) {
+      g.node_scoped = true;
+      auto l = parse_hostlist(d.head().value, d.head().value_span, profile_);
+      if (l.ok()) g.nodes = std::move(*l.list);
+      else
+        out_.report(rules::GRS216, d.head().value_span,
+                    fmt::format("NodeName={} is not a valid hostlist, so Slurm skips this line on every node",
+                                d.head().value))
+            .slurm(l.errors.empty() ? std::string() : l.errors.front().message)
+            .help("fix the bracket expression; it must name slurm.conf NodeNames exactly");
+      scoped.push_back(std::move(g));
+    } else {
+      global.push_back(std::move(g));
+    }
+  }
+  // Slurm's record list: every Name= record, then every NodeName= record.
+  gres_lines_ = std::move(global);
+  gres_lines_.insert(gres_lines_.end(), scoped.begin(), scoped.end());
+}
+
+Cluster Analyzer::run() {
+  read_slurm_conf();
+  check_grestypes();
+  build_nodes();
+  const bool have_gres_types = !grestypes_.empty();
+  if (have_gres_types) read_gres_conf();
+
+  // Which gres.conf lines apply to which node: expand each NodeName= line once.
+  std::unordered_map<std::string_view, std::uint32_t> index;
+  index.reserve(cluster_.node_names.size());
+  for (std::uint32_t i = 0; i < cluster_.node_names.size(); ++i) index.emplace(cluster_.node_names[i], i);
+  std::vector<std::vector<std::uint32_t>> applies(cluster_.node_names.size());
+  for (std::uint32_t li = 0; li < gres_lines_.size(); ++li) {
+    const GresLine& g = gres_lines_[li];
+    if (!g.node_scoped) continue;
+    if (!g.nodes) continue;
+    std::vector<std::string> unknown;
+    bool any = false;
+    g.nodes->for_each([&](const std::string& host, const HostRange&) {
+      auto it = index.find(host);
+      if (it == index.end()) {
+        if (unknown.size() < 256) unknown.push_back(host);
+        return;
+      }
+      any = true;
+      auto& v = applies[it->second];
+      if (v.empty() || v.back() != li) v.push_back(li);
+    });
+    if (!unknown.empty()) {
+      std::string hint;
+      for (const std::string& u : unknown) {
+        for (const std::string& n : cluster_.node_names)
+          if (iequals(n, u) || (n.size() != u.size() && n.find_first_of("0123456789") != std::string::npos &&
+                                 n.substr(0, n.find_first_of("0123456789")) == u.substr(0, u.find_first_of("0123456789")) &&
+                                 std::strtoull(n.c_str() + n.find_first_of("0123456789"), nullptr, 10) ==
+                                     std::strtoull(u.c_str() + std::min(u.size(), u.find_first_of("0123456789")), nullptr, 10))) {
+            hint = fmt::format("; did you mean {}? gres.conf must spell the slurm.conf NodeName exactly (case and zero padding)", n);
+            break;
+          }
+        if (!hint.empty()) break;
+      }
+      out_.report(rules::GRS310, g.d->head().value_span,
+                  fmt::format("gres.conf names {} node{} that slurm.conf does not define: {}{}", unknown.size(),
+                              unknown.size() == 1 ? "" : "s", fold_hostnames(unknown), hint))
+          .help(any ? "remove the unknown names, or define them in slurm.conf"
+                    : "this line applies to no node; use the slurm.conf NodeName spelling");
+    }
+  }
+
+  // Node classes: same node line and same applicable gres.conf lines.
+  std::map<std::pair<std::uint32_t, std::vector<std::uint32_t>>, std::uint32_t> classes;
+  cluster_.class_of.resize(cluster_.node_names.size());
+  for (std::uint32_t n = 0; n < cluster_.node_names.size(); ++n) {
+    auto key = std::make_pair(node_line_of_[n], std::move(applies[n]));
+    auto [it, fresh] = classes.emplace(std::move(key), std::uint32_t(cluster_.classes.size()));
+    if (fresh) cluster_.classes.emplace_back();
+    cluster_.classes[it->second].nodes.push_back(n);
+    cluster_.class_of[n] = it->second;
+  }
+  for (const auto& [key, ci] : classes) {
+    NodeClass& cls = cluster_.classes[ci];
+    if (ctld_fatal_) {
+      cls.verdict = Verdict::slurmctld_fatal;
+      cls.reason = ctld_reason_;
+      continue;
+    }
+    std::vector<const GresLine*> lines;
+    for (const GresLine& g : gres_lines_)
+      if (!g.node_scoped) lines.push_back(&g);
+    for (std::uint32_t li : key.second) lines.push_back(&gres_lines_[li]);
+    current_nodes_ = &cls.nodes;
+    evaluate(cls, node_lines_[key.first], lines, cluster_.node_names[cls.nodes.front()]);
+    current_nodes_ = nullptr;
+  }
+  // Hand the merged findings over, with their nodes folded.
+  for (auto& [key, p] : pending_) {
+    if (!p.nodes.empty()) {
+      std::vector<std::string> names;
+      names.reserve(p.nodes.size());
+      for (std::uint32_t n : p.nodes) names.push_back(cluster_.node_names[n]);
+      p.d.nodes = fold_hostnames(std::move(names));
+    }
+    for (std::string* s : {&p.d.message, &p.d.help, &p.d.slurm_message}) {
+      std::size_t at;
+      while ((at = s->find(kNodesToken)) != std::string::npos) s->replace(at, kNodesToken.size(), p.d.nodes);
+    }
+    out_.diagnostics().push_back(std::move(p.d));
+  }
+  return std::move(cluster_);
+}
+
+#include "model_eval.inc"
+
+}  // namespace
+
+Cluster analyze(const LintInputs& inputs, const VersionProfile& profile, SourceManager& sources, Reporter& out) {
+  Analyzer a(inputs, profile, sources, out);
+  return a.run();
+}
+
+}  // namespace greslint

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS116 mixed-typed-untyped-gres: slurm.conf Gres= mixes typed and untyped counts of one GRES: slurmd exits.
+// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS116.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS116{"GRS116", "mixed-typed-untyped-gres", Severity::error, Effect::fatal, Daemon::slurmd,
+                      "slurm.conf Gres= mixes typed and untyped counts of one GRES: slurmd exits"};
+}  // namespace greslint::rules

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS201 gres-conf-name-not-in-grestypes: a gres.conf line whose Name= is not in GresTypes is ignored.
+// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS201.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS201{"GRS201", "gres-conf-name-not-in-grestypes", Severity::warning, Effect::degraded, Daemon::slurmd,
+                      "a gres.conf line whose Name= is not in GresTypes is ignored"};
+}  // namespace greslint::rules

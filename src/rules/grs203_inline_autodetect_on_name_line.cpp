@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS203 inline-autodetect-on-name-line: AutoDetect on a Name= line has no effect.
+// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS203.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS203{"GRS203", "inline-autodetect-on-name-line", Severity::warning, Effect::degraded, Daemon::slurmd,
+                      "AutoDetect on a Name= line has no effect"};
+}  // namespace greslint::rules

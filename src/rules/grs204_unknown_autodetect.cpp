@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS204 unknown-autodetect: an AutoDetect value this Slurm release does not know is ignored.
+// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS204.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS204{"GRS204", "unknown-autodetect", Severity::warning, Effect::degraded, Daemon::slurmd,
+                      "an AutoDetect value this Slurm release does not know is ignored"};
+}  // namespace greslint::rules

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS205 no-gpu-env-with-other-env: Flags=no_gpu_env combined with another *_env flag: slurmd exits.
+// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS205.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS205{"GRS205", "no-gpu-env-with-other-env", Severity::error, Effect::fatal, Daemon::slurmd,
+                      "Flags=no_gpu_env combined with another *_env flag: slurmd exits"};
+}  // namespace greslint::rules

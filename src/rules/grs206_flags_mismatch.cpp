@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS206 flags-mismatch: gres.conf lines of one GRES carry different env Flags: slurmd exits.
+// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS206.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS206{"GRS206", "flags-mismatch", Severity::error, Effect::fatal, Daemon::slurmd,
+                      "gres.conf lines of one GRES carry different env Flags: slurmd exits"};
+}  // namespace greslint::rules

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS211 invalid-count: gres.conf Count= Slurm cannot read: slurmd exits.
+// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS211.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS211{"GRS211", "invalid-count", Severity::error, Effect::fatal, Daemon::slurmd,
+                      "gres.conf Count= Slurm cannot read: slurmd exits"};
+}  // namespace greslint::rules

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS212 count-differs-from-files: gres.conf Count= differs from the number of File= devices: slurmd exits.
+// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS212.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS212{"GRS212", "count-differs-from-files", Severity::error, Effect::fatal, Daemon::slurmd,
+                      "gres.conf Count= differs from the number of File= devices: slurmd exits"};
+}  // namespace greslint::rules

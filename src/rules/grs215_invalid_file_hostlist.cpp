@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS215 invalid-file-hostlist: File= is not a valid device list: slurmd exits.
+// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS215.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS215{"GRS215", "invalid-file-hostlist", Severity::error, Effect::fatal, Daemon::slurmd,
+                      "File= is not a valid device list: slurmd exits"};
+}  // namespace greslint::rules

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS218 mixed-type-records: some gres.conf lines of a GRES have Type= and others do not: slurmd exits.
+// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS218.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS218{"GRS218", "mixed-type-records", Severity::error, Effect::fatal, Daemon::slurmd,
+                      "some gres.conf lines of a GRES have Type= and others do not: slurmd exits"};
+}  // namespace greslint::rules

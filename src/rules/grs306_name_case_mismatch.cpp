@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS306 name-case-mismatch: gres.conf Name= spelled differently from GresTypes: slurmctld drops the GPUs.
+// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS306.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS306{"GRS306", "name-case-mismatch", Severity::error, Effect::drain, Daemon::slurmctld,
+                      "gres.conf Name= spelled differently from GresTypes: slurmctld drops the GPUs"};
+}  // namespace greslint::rules

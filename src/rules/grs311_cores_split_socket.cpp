@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS311 cores-split-socket: Cores= does not follow socket boundaries: the node is drained (Slurm 24.11+).
+// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS311.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS311{"GRS311", "cores-split-socket", Severity::error, Effect::drain, Daemon::slurmctld,
+                      "Cores= does not follow socket boundaries: the node is drained (Slurm 24.11+)"};
+}  // namespace greslint::rules

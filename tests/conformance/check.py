@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""check.py - compare greslint's per-node verdicts with real Slurm's.
+
+For every case folder under cases/ and every node its case.conf probes, run
+
+    greslint nodes CASE_DIR --slurm-version 22.05 --format json
+
+and compare the node's object with what real Slurm 22.05 did (recorded.json,
+written by slurm_live.py --record):
+
+  * the verdict must be the same;
+  * for drain, slurmd-fatal and slurmctld-fatal, the reason must be the same
+    string (greslint's paths under CASE_DIR are read as <confdir>);
+  * when the node registered (ok, degraded, drain), greslint's GRES records
+    must be the ones slurmd -G reported: same name, type, count, files (as
+    expanded path lists) and cores (as core sets), in slurmd's order within
+    each GRES name.
+
+Modes:
+  --recorded   compare with the recordings only (no daemons, runs anywhere)
+  --live       run real Slurm on every case first (root, Debian's slurmd,
+               slurmctld and munge); a recording that differs from the fresh
+               result is stale and fails; greslint is compared with the
+               fresh result
+
+One line per case and node, then a last line 'N passed, M failed'.  The exit
+status is 1 if anything failed.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import slurm_live  # noqa: E402  (same folder; stdlib only)
+
+FATAL_OR_DRAIN = ("drain", "slurmd-fatal", "slurmctld-fatal")
+REGISTERED = ("ok", "degraded", "drain")
+
+
+# ---------------------------------------------------------------------------
+# value comparison
+# ---------------------------------------------------------------------------
+def expand_files(value):
+    """A File= value as the list of paths it names (Slurm prints the string
+    as written or as a folded hostlist; both expand to the same list)."""
+    if value is None:
+        return None
+    try:
+        return slurm_live.expand_hostlist(value)
+    except ValueError:
+        return [value]
+
+
+def core_set(value):
+    """A Cores= value as a set of core indexes, read the way bit_unfmt reads
+    it: digits, '-' and ',' count, anything else is ignored; a reversed range
+    sets nothing.  None stays None."""
+    if value is None:
+        return None
+    text = re.sub(r"[^0-9,\-]", "", str(value))
+    out = set()
+    for part in text.split(","):
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if m:
+            lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+            out.update(range(lo, hi + 1))
+    return frozenset(out)
+
+
+def norm_type(value):
+    return None if value in (None, "", "(null)") else value
+
+
+def gres_differences(expected, actual):
+    """Differences between slurmd's records and greslint's, as text lines.
+    Records are matched by position within each GRES name."""
+    diffs = []
+
+    def by_name(recs):
+        out = {}
+        for r in recs or []:
+            out.setdefault(r.get("name"), []).append(r)
+        return out
+    exp, act = by_name(expected), by_name(actual)
+    for name in sorted(set(exp) | set(act), key=str):
+        e, a = exp.get(name, []), act.get(name, [])
+        if len(e) != len(a):
+            diffs.append("gres %s: slurmd reported %d record(s) %s, greslint "
+                         "%d %s" % (name, len(e), short(e), len(a), short(a)))
+            continue
+        for i, (x, y) in enumerate(zip(e, a)):
+            where = "gres %s[%d]" % (name, i)
+            if norm_type(x.get("type")) != norm_type(y.get("type")):
+                diffs.append("%s type: slurmd %s, greslint %s" % (
+                    where, x.get("type"), y.get("type")))
+            if x.get("count") != y.get("count"):
+                diffs.append("%s count: slurmd %s, greslint %s" % (
+                    where, x.get("count"), y.get("count")))
+            if expand_files(x.get("files")) != expand_files(y.get("files")):
+                diffs.append("%s files: slurmd %s, greslint %s" % (
+                    where, x.get("files"), y.get("files")))
+            if core_set(x.get("cores")) != core_set(y.get("cores")):
+                diffs.append("%s cores: slurmd %s, greslint %s" % (
+                    where, x.get("cores"), y.get("cores")))
+    return diffs
+
+
+def short(recs):
+    return "[%s]" % ", ".join(
+        "%s:%s:%s" % (r.get("name"), r.get("type"), r.get("count"))
+        for r in recs)
+
+
+def normalise_reason(reason, case_dir):
+    """greslint prints paths under the case folder it was given; Slurm's
+    (sandbox) paths are recorded as <confdir>."""
+    if reason is None:
+        return ""
+    for d in sorted({os.path.abspath(case_dir), os.path.realpath(case_dir),
+                     case_dir.rstrip("/")}, key=len, reverse=True):
+        if d:
+            reason = reason.replace(d, "<confdir>")
+    return reason.strip()
+
+
+def expected_of(recorded_node):
+    """What greslint must say: the recorded result, or, for a case whose
+    devices are not faked (DEVICES=host|regular), the run with faked
+    character devices (greslint assumes the device files exist)."""
+    src = recorded_node.get("offline") or recorded_node
+    return {"verdict": src.get("verdict"), "reason": src.get("reason") or "",
+            "gres": src.get("gres") or []}
+
+
+def compare_node(expected, actual, case_dir):
+    """[] if greslint's object for a node agrees with Slurm, else the
+    differences.  actual is None when greslint printed no object for it."""
+    verdict = expected["verdict"]
+    if actual is None:
+        if verdict == "not-in-config":
+            return []
+        return ["greslint printed no object for this node"]
+    got = actual.get("verdict")
+    if got != verdict:
+        return ["verdict: slurm %s%s, greslint %s%s" % (
+            verdict, " (%s)" % expected["reason"] if expected["reason"] else "",
+            got, " (%s)" % actual.get("reason") if actual.get("reason") else "")]
+    diffs = []
+    if verdict in FATAL_OR_DRAIN:
+        want = expected["reason"]
+        have = normalise_reason(actual.get("reason"), case_dir)
+        if want != have:
+            diffs.append("reason: slurm %r, greslint %r" % (want, have))
+    if verdict in REGISTERED:
+        diffs.extend(gres_differences(expected["gres"], actual.get("gres")))
+    return diffs
+
+
+# ---------------------------------------------------------------------------
+# staleness (live mode)
+# ---------------------------------------------------------------------------
+def stale_differences(recorded, fresh):
+    """Keys whose value differs between a recording and a fresh run of one
+    node (the whole result is compared, log lines included)."""
+    diffs = []
+    for key in sorted(set(recorded) | set(fresh)):
+        a, b = recorded.get(key), fresh.get(key)
+        if key == "log" and isinstance(a, dict) and isinstance(b, dict):
+            for k in sorted(set(a) | set(b)):
+                if a.get(k) != b.get(k):
+                    diffs.append("log.%s: recorded %s, now %s" % (
+                        k, a.get(k), b.get(k)))
+        elif a != b:
+            diffs.append("%s: recorded %s, now %s" % (
+                key, json.dumps(a), json.dumps(b)))
+    return diffs
+
+
+# ---------------------------------------------------------------------------
+# running greslint
+# ---------------------------------------------------------------------------
+def run_greslint(greslint, case_dir):
+    """{node: object} from greslint nodes, or raises RuntimeError."""
+    cmd = [greslint, "nodes", case_dir, "--slurm-version", "22.05",
+           "--format", "json"]
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise RuntimeError("cannot run %s: %s" % (" ".join(cmd), e))
+    out = p.stdout.decode("utf-8", "replace")
+    try:
+        data = json.loads(out)
+    except ValueError:
+        err = p.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise RuntimeError("greslint exit %d, no JSON on stdout%s" % (
+            p.returncode, (": " + err[-1]) if err else ""))
+    if p.returncode not in (0, 1):
+        raise RuntimeError("greslint exit %d" % p.returncode)
+    if not isinstance(data, list) or not all(
+            isinstance(o, dict) and "node" in o for o in data):
+        raise RuntimeError("greslint JSON is not an array of node objects")
+    return {o["node"]: o for o in data}
+
+
+def load_recording(case_dir):
+    path = os.path.join(case_dir, "recorded.json")
+    with open(path) as f:
+        return json.load(f)
+
+
+def check_case(case_dir, recording, greslint, report, skip=()):
+    """Compare one case; report(ok, case, node, text) per node (nodes in
+    skip were already reported)."""
+    name = os.path.basename(case_dir.rstrip("/"))
+    nodes = [n for n, _, _ in slurm_live.case_jobs(case_dir) if n not in skip]
+    if not nodes:
+        return
+    missing = [n for n in nodes if n not in recording["nodes"]]
+    try:
+        answers = run_greslint(greslint, case_dir)
+        err = None
+    except RuntimeError as e:
+        answers, err = {}, str(e)
+    for node in nodes:
+        if node in missing:
+            report(False, name, node, "no recording for this node "
+                   "(run slurm_live.py --record)")
+            continue
+        exp = expected_of(recording["nodes"][node])
+        if err:
+            report(False, name, node, err)
+            continue
+        diffs = compare_node(exp, answers.get(node), case_dir)
+        if diffs:
+            report(False, name, node, "; ".join(diffs))
+        else:
+            report(True, name, node, exp["verdict"])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        description="Compare greslint's per-node verdicts with real Slurm's.")
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--recorded", action="store_true",
+                      help="compare with recorded.json only")
+    mode.add_argument("--live", action="store_true",
+                      help="re-run real Slurm first; stale recordings fail")
+    ap.add_argument("--greslint", required=True, help="path of the binary")
+    ap.add_argument("--cases", default=os.path.join(HERE, "cases"),
+                    help="folder of case folders (default: cases/ here)")
+    ap.add_argument("-j", "--jobs", type=int, default=4,
+                    help="live mode: sandboxes at a time (default 4)")
+    ap.add_argument("case", nargs="*", help="only these case names")
+    a = ap.parse_args(argv)
+
+    cases = slurm_live.list_cases(a.cases)
+    if a.case:
+        cases = [c for c in cases if os.path.basename(c) in a.case]
+        unknown = set(a.case) - {os.path.basename(c) for c in cases}
+        if unknown:
+            ap.error("unknown case(s): %s" % ", ".join(sorted(unknown)))
+    tally = {"passed": 0, "failed": 0}
+
+    def report(ok, case, node, text):
+        tally["passed" if ok else "failed"] += 1
+        print("%s %s %s: %s" % ("PASS" if ok else "FAIL", case, node, text))
+        sys.stdout.flush()
+
+    recordings = {}
+    for cd in cases:
+        try:
+            recordings[cd] = load_recording(cd)
+        except (OSError, ValueError) as e:
+            recordings[cd] = None
+            if not a.live:
+                for node, _, _ in slurm_live.case_jobs(cd):
+                    report(False, os.path.basename(cd), node,
+                           "no usable recorded.json: %s" % e)
+    if a.live:
+        problems = slurm_live.preflight()
+        if problems:
+            for p in problems:
+                print("live run impossible: %s" % p)
+            print("0 passed, %d failed" % max(1, len(cases)))
+            return 1
+        fresh = slurm_live.probe_cases(cases, a.jobs)
+        for cd in cases:
+            name = os.path.basename(cd)
+            rec, new = recordings[cd], fresh[cd]
+            bad = set()
+            for node, res in new["nodes"].items():
+                old = (rec or {}).get("nodes", {}).get(node)
+                if res.get("verdict") == "error":
+                    report(False, name, node, "harness error: %s"
+                           % res.get("reason"))
+                    bad.add(node)
+                elif old is None:
+                    report(False, name, node, "no recording; fresh verdict %s"
+                           % res.get("verdict"))
+                    bad.add(node)
+                else:
+                    d = stale_differences(old, res)
+                    if d:
+                        report(False, name, node, "stale recording: %s"
+                               % "; ".join(d))
+                        bad.add(node)
+            check_case(cd, new, a.greslint, report, skip=bad)
+    else:
+        for cd in cases:
+            if recordings[cd] is not None:
+                check_case(cd, recordings[cd], a.greslint, report)
+    print("%d passed, %d failed" % (tally["passed"], tally["failed"]))
+    return 1 if tally["failed"] or not tally["passed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

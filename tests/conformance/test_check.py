@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Unit tests of check.py's comparison logic and of slurm_live.py's pure
+helpers, run on the recordings (no daemons, no greslint binary needed)."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import check        # noqa: E402
+import slurm_live   # noqa: E402
+
+CASES = os.path.join(HERE, "cases")
+
+
+def recordings():
+    for cd in slurm_live.list_cases(CASES):
+        with open(os.path.join(cd, "recorded.json")) as f:
+            yield cd, json.load(f)
+
+
+def perfect_answer(case_dir, recording):
+    """The greslint output that agrees with Slurm on every probed node, with
+    equivalent spellings where the contract allows them: paths under the case
+    folder instead of <confdir>, file lists folded differently, core lists
+    written differently."""
+    out = []
+    for node, rec in recording["nodes"].items():
+        exp = check.expected_of(rec)
+        if exp["verdict"] == "not-in-config":
+            continue
+        gres = []
+        for g in exp["gres"]:
+            files = g["files"]
+            if files is not None:
+                files = ",".join(slurm_live.expand_hostlist(files))
+            cores = check.core_set(g["cores"])
+            gres.append({"name": g["name"], "type": g["type"],
+                         "count": g["count"], "files": files,
+                         "cores": None if cores is None else
+                         ",".join(str(c) for c in sorted(cores)),
+                         "links": g.get("links"), "flags": ""})
+        out.append({"node": node, "verdict": exp["verdict"],
+                    "reason": exp["reason"].replace(
+                        "<confdir>", os.path.abspath(case_dir)),
+                    "gres": gres})
+    return out
+
+
+class Helpers(unittest.TestCase):
+    def test_expand_hostlist(self):
+        e = slurm_live.expand_hostlist
+        self.assertEqual(e("/dev/nvidia[0-3]"),
+                         ["/dev/nvidia%d" % i for i in range(4)])
+        self.assertEqual(e("n[08-10]"), ["n08", "n09", "n10"])
+        self.assertEqual(e("r[1-2]-n[1,3]"), ["r1-n1", "r1-n3", "r2-n1",
+                                              "r2-n3"])
+        self.assertEqual(e("a,b[1-2]"), ["a", "b1", "b2"])
+        for bad in ("n[3-1]", "n[]", "n[1-2]x", "n[a-b]"):
+            with self.assertRaises(ValueError):
+                e(bad)
+
+    def test_core_set(self):
+        cs = check.core_set
+        self.assertEqual(cs("0-3"), cs("0,1,2,3"))
+        self.assertEqual(cs("[0-3]"), cs("0-3"))       # bit_unfmt ignores []
+        self.assertNotEqual(cs("0-3"), cs("0-4"))
+        self.assertIsNone(cs(None))
+        self.assertEqual(cs("5-2"), frozenset())
+
+    def test_logical_lines(self):
+        text = "a=1 \\\n  b=2 # c\\\nd=3\n#x\\\ne=4"
+        got = [l for _, _, l in slurm_live.logical_lines(text)]
+        self.assertEqual(got[0], "a=1   b=2 ")
+        self.assertEqual(got[1], "d=3")
+        self.assertEqual(got[3], "e=4")    # a comment does not continue
+
+    def test_log_level(self):
+        self.assertEqual(slurm_live.log_level(
+            "slurmd-gpu01: error: Invalid GRES data for gpu, Cores=64-95"),
+            ("error", "Invalid GRES data for gpu, Cores=64-95"))
+        self.assertEqual(slurm_live.log_level(
+            "slurmd: WARNING: A line in gres.conf ...")[0], "warning")
+        self.assertEqual(slurm_live.log_level(
+            "slurmctld: fatal: Unable to process configuration file"),
+            ("fatal", "Unable to process configuration file"))
+
+    def test_parse_gres_line(self):
+        r = slurm_live.parse_gres_line(
+            "Gres Name=gpu Type=a100 Count=2 Index=0 ID=7696487 "
+            "File=/dev/nvidia[0-1] Cores=0-31 CoreCnt=64 Links=-1,0")
+        self.assertEqual(r, {"name": "gpu", "type": "a100", "count": 2,
+                             "files": "/dev/nvidia[0-1]", "cores": "0-31",
+                             "links": "-1,0"})
+        r = slurm_live.parse_gres_line("Gres Name=nic Type=(null) Count=2 "
+                                       "ID=7105390 (null)")
+        self.assertEqual((r["type"], r["files"], r["links"]),
+                         (None, None, None))
+
+
+class Compare(unittest.TestCase):
+    def test_every_recording_accepts_its_perfect_answer(self):
+        n = 0
+        for cd, rec in recordings():
+            answers = {o["node"]: o for o in perfect_answer(cd, rec)}
+            for node, r in rec["nodes"].items():
+                with self.subTest(case=os.path.basename(cd), node=node):
+                    self.assertEqual(check.compare_node(
+                        check.expected_of(r), answers.get(node), cd), [])
+                    n += 1
+        self.assertGreater(n, 60)
+
+    def expected(self, verdict, reason="", gres=()):
+        return {"verdict": verdict, "reason": reason, "gres": list(gres)}
+
+    G = {"name": "gpu", "type": "a100", "count": 4,
+         "files": "/dev/nvidia[0-3]", "cores": "0-31", "links": None}
+
+    def answer(self, verdict, reason="", gres=None):
+        return {"node": "gpu01", "verdict": verdict, "reason": reason,
+                "gres": [dict(self.G)] if gres is None else gres}
+
+    def test_verdict_mismatch(self):
+        d = check.compare_node(self.expected("drain", "x", [self.G]),
+                               self.answer("ok"), "/c")
+        self.assertTrue(d and d[0].startswith("verdict"))
+
+    def test_reason_exact_for_drain_and_fatal(self):
+        for v in ("drain", "slurmd-fatal", "slurmctld-fatal"):
+            d = check.compare_node(self.expected(v, "a (4 < 8)", [self.G]),
+                                   self.answer(v, "a (4 <  8)"), "/c")
+            self.assertTrue(d and "reason" in d[0], v)
+
+    def test_reason_ignored_for_degraded(self):
+        self.assertEqual(check.compare_node(
+            self.expected("degraded", "slurm text", [self.G]),
+            self.answer("degraded", "greslint text"), "/c"), [])
+
+    def test_confdir_normalised(self):
+        self.assertEqual(check.compare_node(
+            self.expected("slurmd-fatal", "error opening/reading "
+                          "<confdir>/gres.conf"),
+            self.answer("slurmd-fatal",
+                        "error opening/reading /x/case/gres.conf", []),
+            "/x/case"), [])
+
+    def test_gres_fields(self):
+        exp = self.expected("ok", "", [self.G])
+        for field, value in (("count", 3), ("type", "A100"),
+                             ("files", "/dev/nvidia[0-2]"),
+                             ("cores", "0-15"), ("name", "GPU")):
+            g = dict(self.G)
+            g[field] = value
+            self.assertTrue(check.compare_node(exp, self.answer("ok", "", [g]),
+                                               "/c"), field)
+        g = dict(self.G, files="/dev/nvidia0,/dev/nvidia[1-3]", cores="0-7,8-31",
+                 links="-1,0", flags="HAS_FILE")
+        self.assertEqual(check.compare_node(exp, self.answer("ok", "", [g]),
+                                            "/c"), [])
+
+    def test_gres_record_split_and_order(self):
+        a = dict(self.G, count=2, files="/dev/nvidia[0-1]")
+        b = dict(self.G, count=2, files="/dev/nvidia[2-3]")
+        exp = self.expected("ok", "", [a, b])
+        self.assertEqual(check.compare_node(
+            exp, self.answer("ok", "", [a, b]), "/c"), [])
+        self.assertTrue(check.compare_node(
+            exp, self.answer("ok", "", [b, a]), "/c"))
+        self.assertTrue(check.compare_node(
+            exp, self.answer("ok", "", [self.G]), "/c"))
+        # order between different GRES names does not matter
+        s = {"name": "shard", "type": "a100", "count": 8,
+             "files": "/dev/nvidia0", "cores": None, "links": None}
+        exp = self.expected("ok", "", [s, a])
+        self.assertEqual(check.compare_node(
+            exp, self.answer("ok", "", [a, s]), "/c"), [])
+
+    def test_gres_not_compared_for_fatal(self):
+        self.assertEqual(check.compare_node(
+            self.expected("slurmctld-fatal", "x", [self.G]),
+            self.answer("slurmctld-fatal", "x", []), "/c"), [])
+
+    def test_not_in_config(self):
+        exp = self.expected("not-in-config")
+        self.assertEqual(check.compare_node(exp, None, "/c"), [])
+        self.assertEqual(check.compare_node(
+            exp, {"node": "gpu02", "verdict": "not-in-config"}, "/c"), [])
+        self.assertTrue(check.compare_node(self.expected("ok"), None, "/c"))
+
+    def test_offline_result_preferred(self):
+        rec = {"verdict": "slurmd-fatal", "reason": "can't stat",
+               "gres": [], "offline": {"verdict": "ok", "reason": "",
+                                       "gres": [self.G]}}
+        self.assertEqual(check.expected_of(rec)["verdict"], "ok")
+
+    def test_stale_differences(self):
+        a = {"verdict": "ok", "gres": [], "log": {"slurmd_errors": []}}
+        self.assertEqual(check.stale_differences(a, json.loads(
+            json.dumps(a))), [])
+        b = dict(a, log={"slurmd_errors": ["x"]})
+        self.assertTrue(check.stale_differences(a, b))
+
+
+class EndToEnd(unittest.TestCase):
+    """check.py --recorded against fake greslint binaries."""
+
+    def run_check(self, script, cases):
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = os.path.join(tmp, "greslint")
+            with open(fake, "w") as f:
+                f.write(script)
+            os.chmod(fake, 0o755)
+            p = subprocess.run([sys.executable, os.path.join(HERE, "check.py"),
+                                "--recorded", "--greslint", fake] + cases,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        return p.returncode, p.stdout.decode().splitlines()
+
+    FAKE = textwrap.dedent("""\
+        #!%s
+        import json, os, sys
+        sys.path.insert(0, %r)
+        import test_check
+        assert sys.argv[1:2] == ["nodes"] and "--format" in sys.argv
+        cd = sys.argv[2]
+        rec = json.load(open(os.path.join(cd, "recorded.json")))
+        out = test_check.perfect_answer(cd, rec)
+        MUTATE
+        json.dump(out, sys.stdout)
+        """) % (sys.executable, HERE)
+
+    def test_perfect_fake_passes(self):
+        rc, lines = self.run_check(self.FAKE.replace("MUTATE", ""), [])
+        self.assertEqual(rc, 0, "\n".join(l for l in lines if "FAIL" in l))
+        n = sum(len(r["nodes"]) for _, r in recordings())
+        self.assertEqual(lines[-1], "%d passed, 0 failed" % n)
+        self.assertEqual(len(lines), n + 1)
+
+    def test_wrong_fake_fails(self):
+        mutate = "for o in out: o['verdict'] = 'ok'"
+        rc, lines = self.run_check(self.FAKE.replace("MUTATE", mutate),
+                                   ["b_conf8_gres4", "a_correct_4gpu"])
+        self.assertEqual(rc, 1)
+        self.assertEqual(lines[-1], "1 passed, 1 failed")
+        self.assertTrue(any(l.startswith("FAIL b_conf8_gres4 gpu01: verdict")
+                            for l in lines))
+
+    def test_missing_binary_fails(self):
+        p = subprocess.run([sys.executable, os.path.join(HERE, "check.py"),
+                            "--recorded", "--greslint", "/nonexistent/greslint",
+                            "a_correct_4gpu"], stdout=subprocess.PIPE)
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stdout.decode().splitlines()[-1],
+                         "0 passed, 1 failed")
+
+
+if __name__ == "__main__":
+    unittest.main()
