@@ -70,6 +70,31 @@ struct Record {
   }
 };
 
+bool valid_node_state(std::string_view state) {
+  static const char* const kStates[] = {"UNKNOWN", "IDLE", "DOWN", "DRAIN", "DRAINED", "DRAINING", "FAIL", "FAILING",
+                                        "FUTURE", "CLOUD", "POWER_DOWN", "POWERED_DOWN", "POWER_UP", "RESUME",
+                                        "UNDRAIN", "ALLOCATED", "MIXED", "COMPLETING", "MAINT", "RESERVED",
+                                        "NO_RESPOND", "REBOOT", "PERFCTRS", "INVAL", "PLANNED"};
+  for (std::string_view part : split_commas(state)) {
+    for (std::size_t start = 0; start <= part.size();) {
+      std::size_t plus = part.find('+', start);
+      std::string_view word = part.substr(start, plus == std::string_view::npos ? std::string_view::npos : plus - start);
+      if (!std::any_of(std::begin(kStates), std::end(kStates), [&](const char* k) { return iequals(word, k); }))
+        return false;
+      if (plus == std::string_view::npos) break;
+      start = plus + 1;
+    }
+  }
+  return true;
+}
+
+/// gres_build_id: the hash Slurm identifies GRES plugins (and types) by.
+std::uint32_t gres_build_id(std::string_view name) {
+  std::uint32_t id = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) id += std::uint32_t(static_cast<unsigned char>(name[i])) << ((i % 4) * 8);
+  return id;
+}
+
 std::uint64_t parse_uint(const KeyValue* kv, std::uint64_t fallback) {
   if (!kv) return fallback;
   return std::strtoull(kv->value.c_str(), nullptr, 0);
@@ -198,6 +223,21 @@ void Analyzer::check_grestypes() {
     ctld_fatal_ = true;
     ctld_reason_ = "GresTypes: gres/'shared' requires that gres/gpu also be configured";
   }
+  std::vector<std::string> all = names;
+  all.insert(all.end(), shared.begin(), shared.end());
+  for (std::size_t i = 0; i < all.size() && !ctld_fatal_; ++i)
+    for (std::size_t j = i + 1; j < all.size(); ++j)
+      if (gres_build_id(all[i]) == gres_build_id(all[j])) {
+        std::string slurm = fmt::format("Gres: Duplicate plugin_id {} for gres/{} and gres/{}, change gres name for one of them",
+                                        gres_build_id(all[i]), all[i], all[j]);
+        out_.report(rules::GRS113, kv->value_span,
+                    fmt::format("GRES names {} and {} hash to the same plugin id {}", all[i], all[j], gres_build_id(all[i])))
+            .slurm(slurm)
+            .help("rename one of them");
+        ctld_fatal_ = true;
+        ctld_reason_ = slurm;
+        break;
+      }
   // Slurm moves mps and shard after gpu, whatever the order written.
   grestypes_ = names;
   grestypes_.insert(grestypes_.end(), shared.begin(), shared.end());
@@ -227,7 +267,7 @@ void Analyzer::build_nodes() {
     return it == defaults.end() ? nullptr : it->second;
   };
   for (const Directive& d : slurm_.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "NodeName") || !d.complete) continue;
+    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "NodeName")) continue;
     const KeyValue& head = d.head();
     if (iequals(head.value, "DEFAULT")) {
       for (std::string_view forbidden : {"NodeHostname", "NodeAddr", "BcastAddr"})
@@ -340,7 +380,16 @@ void Analyzer::build_nodes() {
       line.gres = g->value;
       line.gres_span = g->value_span;
     }
-    if (const KeyValue* st = get(d, "State")) line.cloud = icontains(st->value, "CLOUD");
+    if (const KeyValue* st = get(d, "State")) {
+      line.cloud = icontains(st->value, "CLOUD");
+      if (!valid_node_state(st->value)) {
+        std::string slurm = fmt::format("Invalid state {} from {}", st->value, head.value);
+        out_.report(rules::GRS107, st->value_span, fmt::format("State={} is not a node state Slurm knows", st->value))
+            .slurm(slurm)
+            .help("use UNKNOWN, IDLE, DOWN, DRAIN, FAIL, FUTURE or CLOUD");
+        if (!ctld_fatal_) { ctld_fatal_ = true; ctld_reason_ = slurm; }
+      }
+    }
     const auto line_index = std::uint32_t(node_lines_.size());
     node_lines_.push_back(std::move(line));
     names.list->for_each([&](const std::string& host, const HostRange& r) {
@@ -428,6 +477,16 @@ Cluster Analyzer::run() {
   build_nodes();
   const bool have_gres_types = !grestypes_.empty();
   if (have_gres_types) read_gres_conf();
+  {
+    ReadOptions opts;
+    opts.table = KeyTable::cgroup_conf;
+    opts.slurm_conf_dir = dirname_of(in_.slurm_conf_path);
+    ConfigFile cgroup = read_config_file(in_.cgroup_conf_path, opts, profile_, sources_, out_);
+    if (cgroup.failed && !ctld_fatal_) {
+      ctld_fatal_ = true;
+      ctld_reason_ = fmt::format("Could not open/read/parse cgroup.conf file {}", in_.cgroup_conf_path);
+    }
+  }
 
   // Which gres.conf lines apply to which node: expand each NodeName= line once.
   std::unordered_map<std::string_view, std::uint32_t> index;

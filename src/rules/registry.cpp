@@ -27,10 +27,12 @@ const std::vector<const RuleInfo*>& all_rules() {
       &rules::GRS104,
       &rules::GRS105,
       &rules::GRS106,
+      &rules::GRS107,
       &rules::GRS108,
       &rules::GRS110,
       &rules::GRS111,
       &rules::GRS112,
+      &rules::GRS113,
       &rules::GRS114,
       &rules::GRS115,
       &rules::GRS116,
@@ -54,6 +56,7 @@ const std::vector<const RuleInfo*>& all_rules() {
       &rules::GRS219,
       &rules::GRS220,
       &rules::GRS222,
+      &rules::GRS223,
       &rules::GRS301,
       &rules::GRS302,
       &rules::GRS303,
@@ -62,7 +65,10 @@ const std::vector<const RuleInfo*>& all_rules() {
       &rules::GRS306,
       &rules::GRS310,
       &rules::GRS311,
+      &rules::GRS312,
+      &rules::GRS313,
       &rules::GRS314,
+      &rules::GRS315,
   };
   return rules;
 }

@@ -68,4 +68,10 @@ extern const RuleInfo GRS310;  // gres-conf-unknown-node
 extern const RuleInfo GRS311;  // cores-split-socket
 extern const RuleInfo GRS314;  // shared-gres-without-gpu-files
 
+extern const RuleInfo GRS107;  // invalid-node-state
+extern const RuleInfo GRS113;  // grestypes-hash-collision
+extern const RuleInfo GRS223;  // autodetect-on-cloud-node
+extern const RuleInfo GRS312;  // links-longer-than-gpus
+extern const RuleInfo GRS313;  // shared-file-unmatched
+extern const RuleInfo GRS315;  // cores-on-some-records
 }  // namespace greslint::rules

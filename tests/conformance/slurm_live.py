@@ -1060,7 +1060,7 @@ def probe_node(case_dir, node, devices="fake", timeout=20.0, keep=False):
     result dict.  The child gets a hard time limit and is stopped (SIGTERM,
     then SIGKILL) if it overruns it."""
     hard = timeout + 60          # -G can wait 20 s on a missing device
-    cmd = ["unshare", "-n", "--", sys.executable, os.path.abspath(__file__),
+    cmd = ["unshare", "-n", "--", sys.executable, "-S", os.path.abspath(__file__),
            os.path.abspath(case_dir), "--_probe", node, "--devices", devices,
            "--timeout", str(timeout), "--hard-limit", str(hard)]
     if keep:

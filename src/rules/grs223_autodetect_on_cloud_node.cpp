@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS223 autodetect-on-cloud-node: AutoDetect on CLOUD nodes: slurmctld 22.05 exits, later releases reject the GRES.
+// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS223.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS223{"GRS223", "autodetect-on-cloud-node", Severity::error, Effect::fatal, Daemon::slurmctld,
+                      "AutoDetect on CLOUD nodes: slurmctld 22.05 exits, later releases reject the GRES"};
+}  // namespace greslint::rules
