@@ -290,16 +290,18 @@ void coalesce(std::vector<SlurmRange*>& v, std::deque<SlurmRange>& pool) {
     prev.hi = common.lo;
     next.lo = common.hi;
     std::size_t j = i;
-    // Slurm deletes the wrong element here and keeps reading it; the values it reads are
-    // the ones `next` held, so the copy below keeps going with them.
     const SlurmRange next_seen = next;
     const SlurmRange prev_seen = prev;
-    if (hostrange_empty(prev_seen)) v.erase(v.begin() + std::ptrdiff_t(i));
+    // When the earlier range empties, Slurm frees the later one and keeps reading it. glibc
+    // hands that memory to the temporary single-host range of each step below, so the read
+    // sees the step's own number and the second copy is never inserted.
+    const bool next_freed = hostrange_empty(prev_seen);
+    if (next_freed) v.erase(v.begin() + std::ptrdiff_t(i));
     for (std::uint64_t x = common.lo;; ++x) {
       SlurmRange one = common;
       one.lo = one.hi = x;
       // hostlist_insert_range refuses positions past the end, but the cursor moves on.
-      for (bool wanted : {x > prev_seen.hi, x < next_seen.lo}) {
+      for (bool wanted : {x > prev_seen.hi, !next_freed && x < next_seen.lo}) {
         if (!wanted) continue;
         if (j <= v.size()) {
           pool.push_back(one);

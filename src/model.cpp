@@ -160,6 +160,7 @@ class Analyzer {
   Cluster cluster_;
   std::vector<std::uint32_t> node_line_of_;
   std::string global_autodetect_;
+  const KeyValue* global_autodetect_kv_ = nullptr;
   bool ctld_fatal_ = false;
   std::string ctld_reason_;
   // Diagnostics found while evaluating a class are merged across classes.
@@ -445,7 +446,10 @@ void Analyzer::read_gres_conf() {
   std::vector<GresLine> global, scoped;
   for (const Directive& d : gres_.directives) {
     if (d.kind == Directive::Kind::setting) {
-      if (iequals(d.head().spec->name, "AutoDetect")) global_autodetect_ = d.head().value;
+      if (iequals(d.head().spec->name, "AutoDetect")) {
+        global_autodetect_ = d.head().value;
+        global_autodetect_kv_ = &d.head();
+      }
       continue;
     }
     GresLine g;

@@ -308,6 +308,17 @@ DisplayPath display_path(const std::string& path, const std::string& base_dir) {
   return {rel_text, true};
 }
 
+std::vector<std::string> display_inputs(const LintReport& report, const EmitOptions& options) {
+  std::vector<std::string> inputs;
+  inputs.reserve(report.inputs.size());
+  for (const std::string& input : report.inputs) {
+    // A relative input is taken as already displayed; re-resolving it against the current
+    // directory could name a different file.
+    inputs.push_back(!input.empty() && input[0] == '/' ? display_path(input, options.base_dir).text : input);
+  }
+  return inputs;
+}
+
 const DisplayPath& PathTable::get(FileId f) {
   auto it = cache_.find(f.index);
   if (it == cache_.end()) it = cache_.emplace(f.index, display_path(sources_.path(f), base_dir_)).first;

@@ -90,6 +90,10 @@ class PathTable {
   std::map<std::uint16_t, DisplayPath> cache_;
 };
 
+/// report.inputs as displayed: absolute paths under base_dir become relative, so they match
+/// the file names the findings carry.
+std::vector<std::string> display_inputs(const LintReport& report, const EmitOptions& options);
+
 /// 1-based start and one-past-the-end position of a span; columns in bytes.
 struct Position {
   std::uint32_t line = 0, column = 0, end_line = 0, end_column = 0;

@@ -22,13 +22,14 @@ void emit_gitlab(const LintReport& report, const SourceManager& sources, const E
                  std::ostream& out) {
   PathTable paths(sources, options);
   Fingerprinter fingerprints;
+  const std::vector<std::string> inputs = display_inputs(report, options);
   JsonWriter w(out);
   w.begin_array();
   for (const Diagnostic& d : report.diagnostics) {
     const Span span = clamp_span(sources, d.span);
     // GitLab requires a path; a file-less finding is attached to the first file read.
     const std::string path = span.valid() ? paths.get(span.file).text
-                                          : (report.inputs.empty() ? std::string() : report.inputs.front());
+                                          : (inputs.empty() ? std::string() : inputs.front());
     const Position p = byte_position(sources, span);
     std::string description = sanitize_for_output(d.message);
     const std::string consequence = consequence_text(d);

@@ -10,7 +10,7 @@ constexpr std::uint64_t kSchemaVersion = 1;
 class JsonEmitter {
  public:
   JsonEmitter(const SourceManager& sources, const EmitOptions& options, std::ostream& out)
-      : sources_(sources), paths_(sources, options), w_(out) {}
+      : sources_(sources), options_(options), paths_(sources, options), w_(out) {}
 
   void report(const LintReport& report) {
     w_.begin_object();
@@ -22,7 +22,7 @@ class JsonEmitter {
     w_.key("slurm_version").string(report.slurm_version.str());
     w_.key("version_source").string_or_null(report.version_source);
     w_.key("inputs").begin_array();
-    for (const std::string& input : report.inputs) w_.string(input);
+    for (const std::string& input : display_inputs(report, options_)) w_.string(input);
     w_.end_array();
     w_.key("diagnostics").begin_array();
     for (const Diagnostic& d : report.diagnostics) diagnostic(d);
@@ -92,6 +92,7 @@ class JsonEmitter {
   }
 
   const SourceManager& sources_;
+  const EmitOptions& options_;
   PathTable paths_;
   JsonWriter w_;
 };

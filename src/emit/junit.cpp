@@ -72,7 +72,7 @@ void emit_junit(const LintReport& report, const SourceManager& sources, const Em
     suites.push_back(Suite{name, {}, 0});
     return suites.back();
   };
-  for (const std::string& input : report.inputs) suite_for(input);
+  for (const std::string& input : display_inputs(report, options)) suite_for(input);
   std::size_t failures = 0;
   for (const Diagnostic& d : report.diagnostics) {
     const Span span = clamp_span(sources, d.span);

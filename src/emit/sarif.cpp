@@ -92,10 +92,10 @@ std::string result_text(const Diagnostic& d) {
 class SarifEmitter {
  public:
   SarifEmitter(const SourceManager& sources, const EmitOptions& options, std::ostream& out)
-      : sources_(sources), paths_(sources, options), w_(out) {}
+      : sources_(sources), options_(options), paths_(sources, options), w_(out) {}
 
   void report(const LintReport& report) {
-    inputs_ = report.inputs;
+    inputs_ = display_inputs(report, options_);
     collect_rules(report);
     w_.begin_object();
     w_.key("$schema").string("https://json.schemastore.org/sarif-2.1.0.json");
@@ -300,6 +300,7 @@ class SarifEmitter {
   }
 
   const SourceManager& sources_;
+  const EmitOptions& options_;
   PathTable paths_;
   JsonWriter w_;
   std::vector<const RuleInfo*> rules_;

@@ -102,8 +102,9 @@ class TextEmitter {
            << plural(c.note, "note");
     }
     out_ << style_.reset() << " (Slurm " << report.slurm_version.str() << " profile";
-    if (report.version_source == "default") {
-      out_ << " by default";
+    if (report.version_source.rfind("default", 0) == 0) {
+      // Not a place it came "from": nothing pinned it.
+      out_ << ", " << sanitize_for_output(report.version_source);
     } else if (!report.version_source.empty()) {
       out_ << " from " << sanitize_for_output(report.version_source);
     }

@@ -427,7 +427,7 @@ TEST_CASE("text output words each effect and handles file-wide findings", "[emit
                        "greslint: note: AutoDetect counts cannot be verified without hardware data "
                        "[GRS992 test-advice]\n"));
   CHECK_THAT(text, Catch::Contains("  = fix available: configure Gres=gpu:a100:4\n"));
-  CHECK_THAT(text, Catch::EndsWith("3 errors, 1 warning, 1 note (Slurm 22.05 profile by default)\n"));
+  CHECK_THAT(text, Catch::EndsWith("3 errors, 1 warning, 1 note (Slurm 22.05 profile, default)\n"));
 }
 
 TEST_CASE("text output reports no findings", "[emit]") {
@@ -883,6 +883,20 @@ TEST_CASE("paths are shown relative to base_dir", "[emit]") {
   emit_report(Format::text, report, sm, options, out);
   CHECK_THAT(out.str(), Catch::StartsWith("slurm/gres.conf:1:1: error: m"));
   CHECK_THAT(out.str(), Catch::Contains("\n/etc/slurm/slurm.conf:1:1: error: m"));
+}
+
+TEST_CASE("absolute inputs are shown like the files findings name", "[emit]") {
+  Fixture fx;
+  fx.add_count_finding();
+  fx.report.inputs = {std::string(kBase) + "/slurm.conf", std::string(kBase) + "/gres.conf", "/elsewhere/cgroup.conf"};
+  const JsonValue doc = parse_json(fx.emit(Format::json));
+  CHECK(doc["inputs"][0].string == "slurm.conf");
+  CHECK(doc["inputs"][1].string == "gres.conf");
+  CHECK(doc["inputs"][2].string == "/elsewhere/cgroup.conf");
+  // The finding lands in the gres.conf suite, not in a second one named by absolute path.
+  const std::string junit = fx.emit(Format::junit);
+  CHECK_THAT(junit, Catch::Contains("<testsuite name=\"gres.conf\" tests=\"1\" failures=\"1\""));
+  CHECK(junit.find(kBase) == std::string::npos);
 }
 
 TEST_CASE("emitters tolerate spans past the end of a file", "[emit]") {

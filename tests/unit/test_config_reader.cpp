@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+// The reader against Slurm's lexical rules: exact messages, exact positions.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "greslint/config.hpp"
+
+using namespace greslint;
+
+namespace {
+
+struct Parsed {
+  SourceManager sources;
+  Reporter out;
+  ConfigFile file;
+};
+
+std::unique_ptr<Parsed> parse(std::string text, KeyTable table = KeyTable::slurm_conf,
+                              SlurmVersion v = kSlurm2205) {
+  auto p = std::make_unique<Parsed>();
+  FileId id = p->sources.add("slurm.conf", std::move(text));
+  ReadOptions o;
+  o.table = table;
+  o.slurm_conf_dir = ".";
+  p->file = parse_config_text(id, o, VersionProfile(v), p->sources, p->out);
+  return p;
+}
+
+LineCol at(const Parsed& p, const Diagnostic& d) { return p.sources.line_col(d.span.file, d.span.begin); }
+
+}  // namespace
+
+TEST_CASE("reader: Slurm's parse errors with their exact log line and position", "[reader]") {
+  auto [text, rule, slurm, line, col] = GENERATE(table<std::string, std::string, std::string, int, int>({
+      {"GresTypes=gpu MaxJobCount=100\n", "GRS001",
+       "Parse error in file slurm.conf line 1: \" MaxJobCount=100\"", 1, 15},
+      {"ClusterName=x\njusttext\n", "GRS001", "Parse error in file slurm.conf line 2: \"justtext\"", 2, 1},
+      {"GresTypes=\n", "GRS001", "Parse error in file slurm.conf line 1: \"GresTypes=\"", 1, 1},
+      {"  Include foo.conf\n", "GRS001", "Parse error in file slurm.conf line 1: \"  Include foo.conf\"", 1, 3},
+      {"Bogus=1\n", "GRS002", "_parse_next_key: Parsing error at unrecognized key: Bogus", 1, 1},
+      {"NodeName=n1 CPUs=4 Bogus=1\n", "GRS002", "Parsing error at unrecognized key: Bogus", 1, 20},
+      {"NodeName=n1 CPUs=abc\n", "GRS003", "CPUs value \"abc\" is not a valid number", 1, 18},
+      {"NodeName=n1 CPUs=-4\n", "GRS003", "CPUs value (-4) is less than zero", 1, 18},
+      {"NodeName=n1 CPUs=70000\n", "GRS003", "CPUs value (70000) is greater than 65535", 1, 18},
+      {"MaxJobCount=abc\n", "GRS003", "MaxJobCount value (abc) is not a valid number", 1, 13},
+      {"NodeName=n1 CPUs=4 Gres=\n", "GRS001", "Parse error in file slurm.conf line 1: \" Gres=\"", 1, 20},
+  }));
+  CAPTURE(text);
+  auto p = parse(text);
+  REQUIRE(p->out.diagnostics().size() == 1);
+  const Diagnostic& d = p->out.diagnostics().front();
+  CHECK(d.rule->id == rule);
+  CHECK(d.slurm_message == slurm);
+  CHECK(at(*p, d).line == std::uint32_t(line));
+  CHECK(at(*p, d).column == std::uint32_t(col));
+  CHECK(p->file.failed);
+}
+
+TEST_CASE("reader: comments, escapes and continuations follow parse_config.c", "[reader]") {
+  SECTION("\\# is a literal '#', and quotes do not protect '#'") {
+    auto p = parse("ClusterName=a\\#b\nSlurmctldHost=\"x#y\"\n");
+    REQUIRE(p->file.directives.size() == 2);
+    CHECK(p->file.directives[0].head().value == "a#b");
+    CHECK(p->out.diagnostics().empty());  // the comment cuts the quote: the value is \"x
+    CHECK(p->file.directives[1].head().value == "\"x");
+  }
+  SECTION("a continuation joins with no space and keeps physical positions") {
+    auto p = parse("Name=gpu\\\nFile=/dev/nvidia0\n", KeyTable::gres_conf);
+    REQUIRE(p->file.directives.size() == 1);
+    CHECK(p->file.directives[0].head().value == "gpuFile=/dev/nvidia0");
+    const auto& diags = p->out.diagnostics();
+    REQUIRE(diags.size() == 1);
+    CHECK(diags[0].rule->id == "GRS007");
+    CHECK(at(*p, diags[0]).line == 2);
+    CHECK(at(*p, diags[0]).column == 1);
+  }
+  SECTION("a token after a continuation reports its own physical line") {
+    auto p = parse("NodeName=n1 \\\n   CPUs=abc\n");
+    REQUIRE(p->out.diagnostics().size() == 1);
+    CHECK(at(*p, p->out.diagnostics()[0]).line == 2);
+    CHECK(at(*p, p->out.diagnostics()[0]).column == 9);
+  }
+  SECTION("a backslash inside a comment does not continue the line") {
+    auto p = parse("ClusterName=x # note \\\nGresTypes=gpu\n");
+    CHECK(p->file.directives.size() == 2);
+    CHECK(p->out.diagnostics().empty());
+  }
+  SECTION("CRLF files parse") {
+    auto p = parse("ClusterName=x\r\nGresTypes=gpu\r\n");
+    CHECK(p->out.diagnostics().empty());
+    CHECK(p->file.directives[1].head().value == "gpu");
+  }
+}
+
+TEST_CASE("reader: values, operators, duplicates", "[reader]") {
+  SECTION("Key= followed by a space takes the next token") {
+    auto p = parse("NodeName=n1 Gres= CPUs=8\n");
+    REQUIRE(p->file.directives.size() == 1);
+    CHECK(p->file.directives[0].find("Gres")->value == "CPUs=8");
+    REQUIRE(p->out.diagnostics().size() == 1);
+    CHECK(p->out.diagnostics()[0].rule->id == "GRS006");
+  }
+  SECTION("numbers are C literals") {
+    auto p = parse("NodeName=n1 CoresPerSocket=010 Sockets=0x2\n");
+    CHECK(p->out.diagnostics().empty());
+  }
+  SECTION("a repeated key keeps the last value and is reported") {
+    auto p = parse("NodeName=n1 CPUs=4 CPUs=8\n");
+    CHECK(p->file.directives[0].find("CPUs")->value == "8");
+    REQUIRE(p->out.diagnostics().size() == 1);
+    CHECK(p->out.diagnostics()[0].slurm_message == "CPUs 1 specified more than once, latest value used");
+  }
+  SECTION("keys are case-insensitive, values keep their case") {
+    auto p = parse("nodename=N1 gres=gpu:A100:2\n");
+    CHECK(p->out.diagnostics().empty());
+    CHECK(p->file.directives[0].find("Gres")->value == "gpu:A100:2");
+  }
+  SECTION("a key of a newer release is unknown to 22.05, with a suggestion for typos") {
+    auto p = parse("NodeName=n1 RestrictedCoresPerGPU=1\n");
+    REQUIRE(p->out.diagnostics().size() == 1);
+    CHECK(p->out.diagnostics()[0].rule->id == "GRS002");
+    auto q = parse("NodeName=n1 Name=gpu Fille=/dev/nvidia0\n", KeyTable::gres_conf);
+    REQUIRE(q->out.diagnostics().size() == 1);
+    CHECK(q->out.diagnostics()[0].help == "did you mean File?");
+  }
+}
+
+TEST_CASE("reader: Include resolution per release", "[reader]") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "greslint-include-test";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "sub");
+  std::ofstream(dir / "slurm.conf") << "ClusterName=Lab\nInclude sub/a.conf\n";
+  std::ofstream(dir / "sub" / "a.conf") << "include b.conf\n";
+  std::ofstream(dir / "sub" / "b.conf") << "GresTypes=gpu\n";  // 22.05 opens sub/b.conf
+  std::ofstream(dir / "cycle.conf") << "Include cycle.conf\n";
+  std::ofstream(dir / "pct.conf") << "ClusterName=Lab\nInclude %c.conf\n";
+  std::ofstream(dir / "lab.conf") << "GresTypes=gpu\n";
+  auto read = [&](const char* name, SlurmVersion v, Reporter& out, SourceManager& sources) {
+    ReadOptions o;
+    o.slurm_conf_dir = dir.string();
+    return read_config_file((dir / name).string(), o, VersionProfile(v), sources, out);
+  };
+  {
+    SourceManager s; Reporter out;
+    ConfigFile f = read("slurm.conf", kSlurm2205, out, s);
+    CHECK(out.diagnostics().empty());
+    CHECK(f.files.size() == 3);
+  }
+  {
+    SourceManager s; Reporter out;
+    read("slurm.conf", kSlurm2311, out, s);  // 23.02+: b.conf is looked up beside slurm.conf
+    REQUIRE(out.diagnostics().size() == 1);
+    CHECK(out.diagnostics()[0].rule->id == "GRS005");
+    CHECK(out.diagnostics()[0].slurm_message.find("\"Include\" failed in file") == 0);
+  }
+  {
+    SourceManager s; Reporter out;
+    read("cycle.conf", kSlurm2205, out, s);
+    REQUIRE(out.diagnostics().size() == 1);
+    CHECK(out.diagnostics()[0].message.find("includes itself") != std::string::npos);
+  }
+  {
+    SourceManager s; Reporter out;
+    ConfigFile f = read("pct.conf", kSlurm2205, out, s);  // %c is ClusterName in lower case
+    CHECK(out.diagnostics().empty());
+    CHECK(f.files.size() == 2);
+  }
+  fs::remove_all(dir);
+}
