@@ -55,6 +55,7 @@ const std::vector<const RuleInfo*>& all_rules() {
       &rules::GRS218,
       &rules::GRS219,
       &rules::GRS220,
+      &rules::GRS221,
       &rules::GRS222,
       &rules::GRS223,
       &rules::GRS301,

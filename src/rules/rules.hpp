@@ -74,4 +74,5 @@ extern const RuleInfo GRS223;  // autodetect-on-cloud-node
 extern const RuleInfo GRS312;  // links-longer-than-gpus
 extern const RuleInfo GRS313;  // shared-file-unmatched
 extern const RuleInfo GRS315;  // cores-on-some-records
+extern const RuleInfo GRS221;  // global-device-line
 }  // namespace greslint::rules
