@@ -487,6 +487,16 @@ constexpr std::array kGresRecord{
     key("Type", Str),
 };
 
+// ---- .greslint.conf: greslint's own settings, read with Slurm's syntax (same in every release) ----
+constexpr std::array kGreslintConf{
+    key("FailLevel", Str),
+    key("Format", Str),
+    key("Ignore", Str),
+    key("Select", Str),
+    key("Severity", Str),
+    key("SlurmVersion", Str),
+};
+
 // ---- cgroup.conf (cgroup.c: _read_slurm_cgroup_conf; src/common in 22.05,
 //      src/interfaces from 23.02) ----
 constexpr std::array kCgroupConf{
@@ -542,6 +552,7 @@ constexpr bool well_formed(const std::array<KeySpec, N>& rows) noexcept {
 
 static_assert(well_formed(kSlurmConf));
 static_assert(well_formed(kNodeName));
+static_assert(well_formed(kGreslintConf));
 static_assert(well_formed(kPartitionName));
 static_assert(well_formed(kNodeSet));
 static_assert(well_formed(kDownNodes));
@@ -622,6 +633,7 @@ KeyRange table_rows(KeyTable table) noexcept {
     case KeyTable::gres_conf: return range_of(kGresConf);
     case KeyTable::gres_record: return range_of(kGresRecord);
     case KeyTable::cgroup_conf: return range_of(kCgroupConf);
+    case KeyTable::greslint_conf: return range_of(kGreslintConf);
   }
   return {};
 }
@@ -681,6 +693,7 @@ std::string_view table_name(KeyTable table) noexcept {
     case KeyTable::gres_conf: return "gres.conf";
     case KeyTable::gres_record: return "gres.conf record";
     case KeyTable::cgroup_conf: return "cgroup.conf";
+    case KeyTable::greslint_conf: return ".greslint.conf";
   }
   return "";
 }

@@ -10,10 +10,13 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <memory>
+#include <spdlog/spdlog.h>
 
 #include "greslint/hostlist.hpp"
 #include "greslint/model.hpp"
+#include "greslint/config.hpp"
 #include "greslint/registry.hpp"
+#include "suppress.hpp"
 #include "util.hpp"
 
 namespace greslint {
@@ -66,6 +69,94 @@ std::optional<std::string> locate_slurm_conf(const LintOptions& o, std::ostream&
   return path;
 }
 
+/// Finds .greslint.conf from the linted directory upward (or takes --config) and applies
+/// it under the command line: options given there win. False (with a message) on errors.
+bool load_config_file(LintOptions& o, std::ostream& err) {
+  if (o.no_config) return true;
+  std::string path = o.config;
+  if (path.empty()) {
+    std::string dir = o.paths.empty() ? "." : o.paths.front();
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) dir = dirname_of(dir);
+    char resolved[4096];
+    if (::realpath(dir.c_str(), resolved)) dir = resolved;
+    for (int depth = 0; depth < 64; ++depth) {
+      std::string candidate = join_path(dir, ".greslint.conf");
+      if (::stat(candidate.c_str(), &st) == 0) {
+        path = candidate;
+        break;
+      }
+      if (dir == "/" || dir.empty()) break;
+      dir = dirname_of(dir);
+    }
+    if (path.empty()) return true;
+  }
+  SourceManager sources;
+  Reporter out;
+  ReadOptions ro;
+  ro.table = KeyTable::greslint_conf;
+  ro.slurm_conf_dir = dirname_of(path);
+  ConfigFile file = read_config_file(path, ro, VersionProfile(known_versions().back()), sources, out);
+  if (!file.exists) {
+    err << fmt::format("greslint: {}: no such file\n", path);
+    return false;
+  }
+  auto fail = [&](Span span, const std::string& message) {
+    if (span.valid()) {
+      LineCol lc = sources.line_col(span.file, span.begin);
+      err << fmt::format("{}:{}:{}: error: {}\n", path, lc.line, lc.column, sanitize_for_output(message));
+    } else {
+      err << fmt::format("{}: error: {}\n", path, sanitize_for_output(message));
+    }
+  };
+  bool ok = true;
+  for (const Diagnostic& d : out.diagnostics()) {
+    if (d.rule->id == "GRS004") continue;  // a repeated key: the last one wins, as in Slurm
+    if (d.rule->id == "GRS002") {
+      std::string key(sources.text(d.span));
+      fail(d.span, fmt::format("unknown key {} (known: FailLevel, Format, Ignore, Select, Severity, SlurmVersion){}", key,
+                               d.help.rfind("did you mean", 0) == 0 ? "; " + d.help : ""));
+    } else {
+      fail(d.span, d.message + (d.help.empty() ? "" : " (" + d.help + ")"));
+    }
+    ok = false;
+  }
+  auto list = [](const std::string& v) {
+    std::vector<std::string> out;
+    for (std::string_view part : split_commas_view(v))
+      if (!part.empty()) out.emplace_back(part);
+    return out;
+  };
+  for (const Directive& d : file.directives) {
+    const KeyValue& kv = d.head();
+    std::string_view key = kv.spec->name;
+    if (key == "SlurmVersion") {
+      if (!parse_slurm_version(kv.value)) { fail(kv.value_span, "unknown Slurm version " + kv.value); ok = false; }
+      else if (o.slurm_version.empty()) o.slurm_version = kv.value;
+    } else if (key == "Select") {
+      if (o.select.empty()) o.select = list(kv.value);
+    } else if (key == "Ignore") {
+      for (std::string& id : list(kv.value)) o.ignore.push_back(std::move(id));
+    } else if (key == "FailLevel") {
+      std::optional<FailLevel> level;
+      if (kv.value == "error") level = FailLevel::error;
+      else if (kv.value == "warning") level = FailLevel::warning;
+      else if (kv.value == "note") level = FailLevel::note;
+      else if (kv.value == "never") level = FailLevel::never;
+      if (!level) { fail(kv.value_span, "FailLevel takes error, warning, note or never"); ok = false; }
+      else if (!o.fail_level_given) o.fail_level = *level;
+    } else if (key == "Format") {
+      auto f = parse_format(kv.value);
+      if (!f) { fail(kv.value_span, "unknown Format " + kv.value); ok = false; }
+      else if (!o.format_given) o.format = *f;
+    } else if (key == "Severity") {
+      for (std::string& item : list(kv.value)) o.severity.insert(o.severity.begin(), std::move(item));
+    }
+  }
+  spdlog::debug("read {}", path);
+  return ok;
+}
+
 bool rule_selected(const RuleInfo& r, const LintOptions& o) {
   auto listed = [&](const std::vector<std::string>& ids) {
     return std::any_of(ids.begin(), ids.end(), [&](const std::string& id) {
@@ -107,7 +198,20 @@ std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err) {
 }  // namespace
 
 
-int run_lint(const LintOptions& o, std::ostream& out, std::ostream& err) {
+int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
+  LintOptions o = options;
+  if (!load_config_file(o, err)) return 2;
+  std::vector<std::pair<const RuleInfo*, Severity>> overrides;
+  for (const std::string& item : o.severity) {
+    auto eq = item.find('=');
+    const RuleInfo* rule = eq == std::string::npos ? nullptr : find_rule(item.substr(0, eq));
+    auto level = eq == std::string::npos ? std::nullopt : parse_severity(item.substr(eq + 1));
+    if (!rule || !level) {
+      err << fmt::format("greslint: severity override '{}' must be ID=error|warning|note\n", item);
+      return 2;
+    }
+    overrides.emplace_back(rule, *level);
+  }
   for (const auto* list : {&o.select, &o.ignore})
     for (const std::string& id : *list)
       if (!find_rule(id) && !std::any_of(all_rules().begin(), all_rules().end(), [&](const RuleInfo* r) {
@@ -131,7 +235,13 @@ int run_lint(const LintOptions& o, std::ostream& out, std::ostream& err) {
   report.slurm_version = run->version.version;
   report.version_source = run->version.source;
   report.inputs = run->inputs;
-  for (Diagnostic& d : run->reporter.diagnostics()) {
+  std::vector<Diagnostic> found = std::move(run->reporter.diagnostics());
+  Reporter suppression_findings;
+  apply_suppressions(run->cluster.comments, run->sources, found, suppression_findings);
+  for (Diagnostic& d : suppression_findings.diagnostics()) found.push_back(std::move(d));
+  for (Diagnostic& d : found) {
+    for (const auto& [rule, level] : overrides)
+      if (d.rule == rule) d.severity = level;
     if (!rule_selected(*d.rule, o)) continue;
     if (only) {
       if (d.nodes.empty()) continue;
@@ -198,7 +308,9 @@ std::string node_reason(const NodeClass& c, const std::string& node) {
 }
 }  // namespace
 
-int run_nodes(const LintOptions& o, std::ostream& out, std::ostream& err) {
+int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) {
+  LintOptions o = options;
+  if (!load_config_file(o, err)) return 2;
   auto run = analyze_paths(o, err);
   if (!run) return 2;
   const Cluster& c = run->cluster;

@@ -26,6 +26,9 @@ void add_common(CLI::App& cmd, greslint::LintOptions& o, std::string& format, st
   cmd.add_option("--nodes", o.nodes, "only findings that affect these nodes (hostlist)");
   cmd.add_option("--color", color, "auto|always|never")->capture_default_str();
   cmd.add_flag("-q,--quiet", o.quiet, "print nothing when there is nothing to report");
+  cmd.add_option("--severity", o.severity, "override a rule's severity: ID=error|warning|note")->delimiter(',');
+  cmd.add_option("--config", o.config, "read this .greslint.conf instead of searching upward");
+  cmd.add_flag("--no-config", o.no_config, "ignore .greslint.conf files");
 }
 
 }  // namespace
@@ -90,6 +93,9 @@ int main(int argc, char** argv) {
         return 2;
       }
       lint_options.format = *fmt;
+      CLI::App* cmd = *lint ? lint : nodes;
+      lint_options.format_given = cmd->count("--format") > 0;
+      lint_options.fail_level_given = cmd->count("--fail-level") > 0;
       if (fail_level == "error") lint_options.fail_level = greslint::FailLevel::error;
       else if (fail_level == "warning") lint_options.fail_level = greslint::FailLevel::warning;
       else if (fail_level == "note") lint_options.fail_level = greslint::FailLevel::note;

@@ -559,6 +559,8 @@ Cluster Analyzer::run() {
     evaluate(cls, node_lines_[key.first], lines, cluster_.node_names[cls.nodes.front()]);
     current_nodes_ = nullptr;
   }
+  for (const ConfigFile* f : {&slurm_, &gres_})
+    cluster_.comments.insert(cluster_.comments.end(), f->comments.begin(), f->comments.end());
   // Hand the merged findings over, with their nodes folded.
   for (auto& [key, p] : pending_) {
     if (!p.nodes.empty()) {

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace greslint {
 
@@ -34,6 +35,17 @@ inline bool icontains(std::string_view haystack, std::string_view needle) noexce
   for (std::size_t i = 0; i + needle.size() <= haystack.size(); ++i)
     if (iequals(haystack.substr(i, needle.size()), needle)) return true;
   return false;
+}
+
+/// Splits on ',' with no trimming (Slurm's own list syntax).
+inline std::vector<std::string_view> split_commas_view(std::string_view s) {
+  std::vector<std::string_view> out;
+  for (std::size_t start = 0;;) {
+    std::size_t comma = s.find(',', start);
+    out.push_back(s.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (comma == std::string_view::npos) return out;
+    start = comma + 1;
+  }
 }
 
 inline std::string dirname_of(const std::string& path) {

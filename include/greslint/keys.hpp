@@ -42,6 +42,7 @@ enum class KeyTable : std::uint8_t {
   gres_conf,       ///< top level of gres.conf
   gres_record,     ///< inside gres.conf Name= / NodeName= records
   cgroup_conf,     ///< top level of cgroup.conf
+  greslint_conf,   ///< greslint's own .greslint.conf (same syntax, greslint's keys)
 };
 
 /// One key of one table. `until` is the first release that no longer accepts it

@@ -25,6 +25,11 @@ struct LintOptions {
   std::string nodes;                    ///< restrict findings to these nodes (hostlist)
   bool color = false;
   bool quiet = false;
+  bool format_given = false;      ///< --format was on the command line (beats the config file)
+  bool fail_level_given = false;  ///< --fail-level was on the command line
+  std::vector<std::string> severity;  ///< overrides "ID=error|warning|note"
+  std::string config;             ///< --config FILE; empty: look for .greslint.conf upward
+  bool no_config = false;
 };
 
 /// `greslint lint`; returns the exit code (0, 1 or 2).

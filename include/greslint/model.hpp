@@ -42,6 +42,7 @@ struct Cluster {
   std::vector<std::string> node_names;  ///< every slurm.conf node, in definition order
   std::vector<NodeClass> classes;
   std::vector<std::uint32_t> class_of;  ///< node index -> class index
+  std::vector<Comment> comments;        ///< "# greslint:" comments of every file read
 };
 
 struct LintInputs {

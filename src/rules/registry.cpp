@@ -21,6 +21,8 @@ const std::vector<const RuleInfo*>& all_rules() {
       &rules::GRS006,
       &rules::GRS007,
       &rules::GRS008,
+      &rules::GRS009,
+      &rules::GRS010,
       &rules::GRS101,
       &rules::GRS102,
       &rules::GRS103,

@@ -23,6 +23,8 @@ extern const RuleInfo GRS005;  // include-failed
 extern const RuleInfo GRS006;  // empty-value-takes-next-token
 extern const RuleInfo GRS007;  // continuation-joins-tokens
 extern const RuleInfo GRS008;  // unreadable-input
+extern const RuleInfo GRS009;  // unknown-suppression
+extern const RuleInfo GRS010;  // unused-suppression
 
 // GRS1xx slurm.conf, GRS2xx gres.conf, GRS3xx cross-file (reported by the model).
 extern const RuleInfo GRS101;  // node-topology-reset
