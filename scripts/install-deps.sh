@@ -6,7 +6,8 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 packages=(build-essential cmake ninja-build pkg-config
           libcli11-dev libfmt-dev libspdlog-dev catch2
-          python3 slurm-client slurmd slurmctld munge iproute2 util-linux)
+          python3 slurm-client slurmd slurmctld munge iproute2 util-linux
+          git pre-commit dpkg-dev file)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

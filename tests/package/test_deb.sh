@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds the .deb with CPack, unpacks it into a scratch root and runs the packaged binary.
+# Usage: test_deb.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+(cd "$build" && cpack -G DEB -B "$work/out" >/dev/null)
+deb=$(ls "$work"/out/greslint_*.deb)
+info=$(dpkg-deb --info "$deb")
+grep -q "Depends:.*libfmt" <<<"$info" || { echo "$info"; echo "FAIL: no shared-library dependencies"; exit 1; }
+dpkg-deb -x "$deb" "$work/root"
+for f in usr/bin/greslint usr/bin/greslint-pre-commit usr/share/man/man1/greslint.1 usr/share/doc/greslint/rules/GRS301.md; do
+  [ -e "$work/root/$f" ] || { echo "FAIL: $f is not in the package"; exit 1; }
+done
+"$work/root/usr/bin/greslint" --version | grep -q "^greslint "
+set +e
+"$work/root/usr/bin/greslint" "$src/examples/broken" --slurm-version 22.05 --color never > "$work/out.txt"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || { echo "FAIL: packaged greslint exited $rc on examples/broken"; exit 1; }
+grep -q "GRS301 count-lower-than-configured" "$work/out.txt"
+echo "package $(basename "$deb") installs and runs"
