@@ -7,7 +7,7 @@ export DEBIAN_FRONTEND=noninteractive
 packages=(build-essential cmake ninja-build pkg-config
           libcli11-dev libfmt-dev libspdlog-dev catch2
           python3 slurm-client slurmd slurmctld munge iproute2 util-linux
-          git pre-commit dpkg-dev file)
+          git pre-commit dpkg-dev file python3-jsonschema nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -18,3 +18,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # The Debian packages start the daemons; the test suites run their own private ones.
 systemctl stop slurmd slurmctld munge >/dev/null 2>&1 || true
+# Microsoft's SARIF validator (npm), used by the sarif_validation test. Its tarball ships
+# the native binary without the execute bit.
+here=$(cd "$(dirname "$0")/.." && pwd)
+if [ ! -x "$here/.ci/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool" ]; then
+  npm install --prefix "$here/.ci" --no-save --no-audit --no-fund @microsoft/sarif-multitool@5.7.0 >/dev/null
+  chmod u+x "$here/.ci/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+fi

@@ -346,8 +346,17 @@ class Reader {
     std::string shown = std::string(std::string_view(l.text).substr(b, e - b));
     std::string help;
     if (from == 0 && l.text.size() > 0 && is_space(l.text[0]) &&
-        iequals(std::string_view(l.text).substr(b, std::min<std::size_t>(7, e - b)), "include"))
+        iequals(std::string_view(l.text).substr(b, std::min<std::size_t>(7, e - b)), "include")) {
       help = "Include must start in column 0; remove the leading whitespace";
+      std::string_view rest = std::string_view(shown).substr(7);
+      while (!rest.empty() && is_space(rest.front())) rest.remove_prefix(1);
+      std::string name(rest.substr(0, rest.find_first_of(" \t")));
+      if (!name.empty() && name.find('%') == std::string::npos) {
+        std::string base = profile_.include_relative_to_including_file() ? dirname_of(sources_.path(file))
+                                                                         : options_.slurm_conf_dir;
+        recover(name[0] == '/' ? name : join_path(base, name), result, 0);
+      }
+    }
     else if (from == 0 && shown.find('=') == std::string::npos)
       help = "every line must be Key=Value";
     else if (from == 0)
@@ -437,6 +446,13 @@ class Reader {
     }
     struct stat st {};
     if (::stat(full.c_str(), &st) != 0) {
+      if (!path.empty() && path[0] != '/') {
+        // The other releases' base directory: what the admin probably meant.
+        std::string other = join_path(profile_.include_relative_to_including_file() ? options_.slurm_conf_dir
+                                                                                    : dirname_of(sources_.path(file)),
+                                      path);
+        if (::stat(other.c_str(), &st) == 0) recover(other, result, depth);
+      }
       fail(fmt::format("included file {} does not exist", full),
            failed_line,
            profile_.include_relative_to_including_file()
@@ -453,6 +469,21 @@ class Reader {
     if (text.empty()) return;  // Slurm: "file is empty", success
     FileId inc = sources_.add(full, std::move(text));
     parse(inc, result, depth + 1);
+  }
+
+  /// Reads `path` for its directives only (no findings) into result.recovered.
+  void recover(const std::string& path, ConfigFile& result, int depth) {
+    if (depth >= 4 || std::find(stack_.begin(), stack_.end(), path) != stack_.end()) return;
+    std::string text, error;
+    if (!read_file_bounded(path, text, error) || text.empty()) return;
+    Reporter quiet;
+    Reader inner(options_, profile_, sources_, quiet);
+    inner.cluster_name_ = cluster_name_;
+    inner.stack_ = stack_;
+    ConfigFile side;
+    inner.parse(sources_.add(path, std::move(text)), side, depth + 1);
+    for (Directive& d : side.directives) result.recovered.push_back(std::move(d));
+    for (Directive& d : side.recovered) result.recovered.push_back(std::move(d));
   }
 
   const ReadOptions& options_;

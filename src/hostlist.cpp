@@ -297,7 +297,8 @@ void coalesce(std::vector<SlurmRange*>& v, std::deque<SlurmRange>& pool) {
     // sees the step's own number and the second copy is never inserted.
     const bool next_freed = hostrange_empty(prev_seen);
     if (next_freed) v.erase(v.begin() + std::ptrdiff_t(i));
-    for (std::uint64_t x = common.lo;; ++x) {
+    // An earlier split can leave an empty range behind, so the span may be empty too.
+    for (std::uint64_t x = common.lo; x <= common.hi; ++x) {
       SlurmRange one = common;
       one.lo = one.hi = x;
       // hostlist_insert_range refuses positions past the end, but the cursor moves on.

@@ -3,6 +3,7 @@
 #include "greslint/lint.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -45,7 +46,7 @@ std::optional<Resolved> resolve_version(const std::string& requested, std::ostre
     ::pclose(p);
     if (auto v = parse_slurm_version(std::string_view(buf, n))) return Resolved{*v, "scontrol --version"};
   }
-  return Resolved{known_versions().back(), "default (newest modelled release)"};
+  return Resolved{known_versions().back(), "default"};
 }
 
 std::optional<std::string> locate_slurm_conf(const LintOptions& o, std::ostream& err) {
@@ -258,7 +259,10 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   });
   EmitOptions eo;
   eo.color = o.color && o.output.empty();
-  eo.base_dir = dirname_of(run->slurm_conf);
+  // Paths relative to where greslint runs, like a compiler: in CI that is the repository
+  // root, which is what SARIF and GitHub annotations need.
+  char cwd[4096];
+  eo.base_dir = ::getcwd(cwd, sizeof(cwd)) ? cwd : dirname_of(run->slurm_conf);
   if (!o.output.empty()) {
     std::ofstream file(o.output);
     if (!file) {

@@ -57,6 +57,10 @@ struct ConfigFile {
   std::vector<Directive> directives;
   std::vector<Comment> comments;
   std::vector<FileId> files;  ///< this file and every file it included
+  /// Lines of files Slurm would not read (an Include that failed here but names a file
+  /// that exists elsewhere, an indented Include). Never linted; they only let greslint name
+  /// the nodes a fatal configuration leaves without a daemon.
+  std::vector<Directive> recovered;
 };
 
 struct ReadOptions {

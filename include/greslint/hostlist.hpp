@@ -32,7 +32,8 @@ struct HostRange {
   std::string suffix;
   std::uint64_t lo = 0;
   std::uint64_t hi = 0;
-  int width = 0;         ///< zero-padding width (strlen of the low bound as written)
+  int width = 0;         ///< zero-padding width (strlen of the low bound as written;
+                         ///< Slurm may rewrite it to an equivalent one when merging)
   bool numeric = false;  ///< false for a plain name without trailing digits
   Span item;             ///< the range text ("01-04") or the whole plain token
   Span expr;             ///< the whole token ("gpu[01-04,07]")
@@ -46,6 +47,8 @@ struct HostRange {
 class Hostlist {
  public:
   Hostlist() = default;
+  /// Takes the ranges in order as hostlist_push_range does: a range that continues the
+  /// previous one merges with it and then prints with that one's prefix and width.
   explicit Hostlist(std::vector<HostRange> ranges);
 
   const std::vector<HostRange>& ranges() const noexcept { return ranges_; }
@@ -101,7 +104,7 @@ struct HostlistError {
 struct HostlistResult {
   std::optional<Hostlist> list;  ///< nullopt when Slurm's hostlist_create returns NULL
   /// Why the list is invalid, plus what Slurm logs on the way. A valid list can carry
-  /// errors too: Slurm logs a bad range in the leftmost group of `a[3-1]b[1-2]c1` and
+  /// errors too: Slurm logs a bad range in the leftmost group of `a[3-1]b[1-2]c[1]` and
   /// then ignores it (the token yields no hosts).
   std::vector<HostlistError> errors;
   /// Forms Slurm accepts silently that are unlikely to be meant (`n[1, 2]` pads to n02,

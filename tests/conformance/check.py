@@ -36,6 +36,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True      # no __pycache__ in the source tree
 sys.path.insert(0, HERE)
 import slurm_live  # noqa: E402  (same folder; stdlib only)
 
@@ -244,6 +245,24 @@ def check_case(case_dir, recording, greslint, report, skip=()):
             report(True, name, node, exp["verdict"])
 
 
+def tally_text(cases):
+    """Counts of the recordings: cases, probed nodes, verdicts (the verdict
+    greslint is held to, i.e. the faked-devices one where there is one)."""
+    counts, nodes, multi = {}, 0, 0
+    for cd in cases:
+        rec = load_recording(cd)
+        multi += len(rec["nodes"]) > 1
+        for r in rec["nodes"].values():
+            nodes += 1
+            v = expected_of(r)["verdict"]
+            counts[v] = counts.get(v, 0) + 1
+    lines = ["%d cases, %d probed nodes (%d multi-node cases)"
+             % (len(cases), nodes, multi)]
+    for v in slurm_live.VERDICTS:
+        lines.append("  %-16s %d" % (v, counts.get(v, 0)))
+    return "\n".join(lines)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description="Compare greslint's per-node verdicts with real Slurm's.")
@@ -252,13 +271,17 @@ def main(argv=None):
                       help="compare with recorded.json only")
     mode.add_argument("--live", action="store_true",
                       help="re-run real Slurm first; stale recordings fail")
-    ap.add_argument("--greslint", required=True, help="path of the binary")
+    mode.add_argument("--tally", action="store_true",
+                      help="only count cases, nodes and recorded verdicts")
+    ap.add_argument("--greslint", help="path of the binary")
     ap.add_argument("--cases", default=os.path.join(HERE, "cases"),
                     help="folder of case folders (default: cases/ here)")
     ap.add_argument("-j", "--jobs", type=int, default=4,
                     help="live mode: sandboxes at a time (default 4)")
     ap.add_argument("case", nargs="*", help="only these case names")
     a = ap.parse_args(argv)
+    if not a.tally and not a.greslint:
+        ap.error("--greslint PATH is required with --recorded and --live")
 
     cases = slurm_live.list_cases(a.cases)
     if a.case:
@@ -266,6 +289,9 @@ def main(argv=None):
         unknown = set(a.case) - {os.path.basename(c) for c in cases}
         if unknown:
             ap.error("unknown case(s): %s" % ", ".join(sorted(unknown)))
+    if a.tally:
+        print(tally_text(cases))
+        return 0
     tally = {"passed": 0, "failed": 0}
 
     def report(ok, case, node, text):

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Validates a SARIF file with Microsoft's SARIF Multitool (schema, SARIF and GitHub rules);
+# Validates SARIF files with Microsoft's SARIF Multitool (schema, SARIF and GitHub rules);
 # fails on any error-level result. Installs nothing: .ci/run installs the npm package.
 #
-# usage: validate_sarif.sh FILE.sarif
+# usage: validate_sarif.sh FILE.sarif...
 # Finds the tool in $SARIF_MULTITOOL, <repo>/.ci/node_modules, ./node_modules or npm's global
 # root. Exit: 0 clean, 1 errors, 2 usage, 77 validator not installed (an error when CI=true).
 set -euo pipefail
 
-if [ $# -ne 1 ] || [ ! -f "$1" ]; then
-  echo "usage: $0 FILE.sarif" >&2
+if [ $# -eq 0 ]; then
+  echo "usage: $0 FILE.sarif..." >&2
   exit 2
 fi
-sarif=$1
+for sarif in "$@"; do
+  if [ ! -f "$sarif" ]; then
+    echo "validate_sarif: $sarif: no such file" >&2
+    exit 2
+  fi
+done
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 find_multitool() {
@@ -51,8 +56,8 @@ export DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1
 export DOTNET_CLI_TELEMETRY_OPTOUT=1
 
 # The tool exits 0 even when it finds errors, so its own SARIF log is what decides.
-"$multitool" validate "$sarif" --output "$work/validation.sarif" --rule-kind "Sarif;Gh" \
-  --level "Error;Warning" --log ForceOverwrite
+"$multitool" validate "$@" --output "$work/validation.sarif" --rule-kind "Sarif;Gh" \
+  --level "Error;Warning" --config "$(dirname "${BASH_SOURCE[0]}")/sarif-validation.xml" --log ForceOverwrite
 if [ ! -s "$work/validation.sarif" ]; then
   echo "validate_sarif: the validator wrote no log" >&2
   exit 1

@@ -3,8 +3,9 @@
 # Differential test: greslint's hostlist expansion against the real Slurm 22.05 `scontrol show hostnames`.
 """Generates hostlist expressions from a fixed seed, expands each with `scontrol show
 hostnames` (Debian's slurm-client, 22.05) and with `greslint hostlist -e --slurm-version
-22.05`, and requires the same stdout for every expression scontrol accepts and exit code 2
-from greslint for every expression scontrol rejects.
+22.05`, and requires the same stdout for every expression scontrol accepts, exit code 2
+from greslint for every expression scontrol rejects, and each parser message scontrol logs
+(`_parse_single_range: ...`) to appear verbatim in greslint's stderr.
 
 scontrol exits 0 even for an invalid hostlist; it is recognised by `Invalid hostlist:` on
 stderr, a `fatal:` line, or a crash.
@@ -189,6 +190,16 @@ def scontrol_rejects(rc, stderr):
     return rc != 0 or b"Invalid hostlist:" in stderr or b"fatal:" in stderr
 
 
+def slurm_messages(stderr):
+    """The parser's own log lines (`scontrol: error: _parse_single_range: ...`)."""
+    out = set()
+    for line in stderr.split(b"\n"):
+        for tag in (b"scontrol: error: ", b"scontrol: fatal: "):
+            if line.startswith(tag) and line[len(tag):].startswith(b"_parse_"):
+                out.add(line[len(tag):])
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--greslint", required=True)
@@ -233,7 +244,10 @@ def main():
         failures, valid, invalid = [], 0, 0
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
             for expr, (s_rc, s_out, s_err), (g_rc, g_out, g_err) in pool.map(check, exprs):
-                if scontrol_rejects(s_rc, s_err):
+                missing = [m for m in slurm_messages(s_err) if m not in g_err]
+                if missing:
+                    failures.append((expr, f"greslint does not report Slurm's {missing!r}: {g_err[:300]!r}"))
+                elif scontrol_rejects(s_rc, s_err):
                     invalid += 1
                     if g_rc != 2:
                         failures.append((expr, f"scontrol rejects (rc={s_rc}, {s_err[-200:]!r}) but greslint "

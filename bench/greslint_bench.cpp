@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+// Google Benchmarks of greslint's stages on synthetic clusters of 100 to 100,000 nodes
+// (bench/gen_cluster.py, 8 GPUs per node, 2 gres.conf lines per rack):
+//
+//   BM_ReadSlurmConf   the reader on slurm.conf and its Includes (nodes.conf, partitions.conf)
+//   BM_ReadGresConf    the reader on gres.conf and its Includes
+//   BM_HostlistParse   parse_hostlist on every NodeName= hostlist of the cluster, joined by ','
+//   BM_HostlistExpand  the same list parsed and expanded to every host name (for_each)
+//   BM_HostlistFind    Hostlist::find of every node name in that list (the hash index)
+//   BM_FoldHostnames   fold_hostnames of every node name (how findings name their nodes)
+//   BM_Analyze         analyze(): both readers, the model, every node class evaluated
+//   BM_Lint            run_lint() as `greslint lint DIR --slurm-version 22.05` runs it,
+//                      text report into memory
+//
+// items_per_second counts nodes, so 1/items_per_second is the time per node.
+// Input clusters live in --data=DIR (default $GRESLINT_BENCH_DATA, else ./bench-data) as
+// DIR/c<N>; a missing one is generated with bench/gen_cluster.py --seed 1.
+#include <benchmark/benchmark.h>
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "greslint/config.hpp"
+#include "greslint/hostlist.hpp"
+#include "greslint/lint.hpp"
+#include "greslint/model.hpp"
+#include "greslint/report.hpp"
+#include "greslint/source.hpp"
+
+namespace {
+
+using namespace greslint;
+
+std::string g_data_dir;
+const VersionProfile kProfile(kSlurm2205);
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+/// DIR/c<N>, generated on first use.
+const std::string& cluster_dir(std::int64_t nodes) {
+  static std::map<std::int64_t, std::string> dirs;
+  auto it = dirs.find(nodes);
+  if (it != dirs.end()) return it->second;
+  std::string dir = g_data_dir + "/c" + std::to_string(nodes);
+  if (!exists(dir + "/slurm.conf")) {
+    std::string cmd = std::string("python3 '") + GRESLINT_GEN_CLUSTER + "' --seed 1 --nodes " +
+                      std::to_string(nodes) + " --out '" + dir + "'";
+    if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cannot generate " + dir);
+  }
+  return dirs.emplace(nodes, dir).first->second;
+}
+
+/// Every NodeName= hostlist of the cluster's slurm.conf (DEFAULT lines excluded).
+const std::vector<std::string>& node_hostlists(std::int64_t nodes) {
+  static std::map<std::int64_t, std::vector<std::string>> cache;
+  auto it = cache.find(nodes);
+  if (it != cache.end()) return it->second;
+  SourceManager sources;
+  Reporter reporter;
+  ReadOptions opts;
+  opts.slurm_conf_dir = cluster_dir(nodes);
+  ConfigFile f = read_config_file(opts.slurm_conf_dir + "/slurm.conf", opts, kProfile, sources, reporter);
+  std::vector<std::string> lists;
+  for (const Directive& d : f.directives)
+    if (d.kind == Directive::Kind::record && d.head().key == "NodeName" && d.head().value != "DEFAULT")
+      lists.push_back(d.head().value);
+  return cache.emplace(nodes, std::move(lists)).first->second;
+}
+
+std::string joined_hostlist(std::int64_t nodes) {
+  std::string all;
+  for (const std::string& l : node_hostlists(nodes)) {
+    if (!all.empty()) all += ',';
+    all += l;
+  }
+  return all;
+}
+
+std::vector<std::string> node_names(std::int64_t nodes) {
+  auto r = parse_hostlist(joined_hostlist(nodes), Span{}, kProfile);
+  return r.list->expand();
+}
+
+void read_bench(benchmark::State& state, const char* file, KeyTable table) {
+  const std::string dir = cluster_dir(state.range(0));
+  for (auto _ : state) {
+    SourceManager sources;
+    Reporter reporter;
+    ReadOptions opts;
+    opts.table = table;
+    opts.slurm_conf_dir = dir;
+    ConfigFile f = read_config_file(dir + "/" + file, opts, kProfile, sources, reporter);
+    benchmark::DoNotOptimize(f.directives.data());
+    if (!reporter.diagnostics().empty()) state.SkipWithError("the generated cluster has findings");
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_ReadSlurmConf(benchmark::State& state) { read_bench(state, "slurm.conf", KeyTable::slurm_conf); }
+void BM_ReadGresConf(benchmark::State& state) { read_bench(state, "gres.conf", KeyTable::gres_conf); }
+
+void BM_HostlistParse(benchmark::State& state) {
+  const std::string text = joined_hostlist(state.range(0));
+  for (auto _ : state) {
+    HostlistResult r = parse_hostlist(text, Span{}, kProfile);
+    if (!r.ok() || r.list->size() != std::uint64_t(state.range(0))) state.SkipWithError("wrong host count");
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_HostlistExpand(benchmark::State& state) {
+  const std::string text = joined_hostlist(state.range(0));
+  for (auto _ : state) {
+    HostlistResult r = parse_hostlist(text, Span{}, kProfile);
+    std::size_t bytes = 0;
+    r.list->for_each([&](const std::string& host, const HostRange&) { bytes += host.size(); });
+    benchmark::DoNotOptimize(bytes);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_HostlistFind(benchmark::State& state) {
+  const Hostlist list = *parse_hostlist(joined_hostlist(state.range(0)), Span{}, kProfile).list;
+  const std::vector<std::string> names = node_names(state.range(0));
+  for (auto _ : state) {
+    std::size_t hits = 0;
+    for (const std::string& n : names) hits += list.contains(n);
+    if (hits != names.size()) state.SkipWithError("a node was not found");
+    benchmark::DoNotOptimize(hits);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_FoldHostnames(benchmark::State& state) {
+  const std::vector<std::string> names = node_names(state.range(0));
+  for (auto _ : state) {
+    std::string folded = fold_hostnames(names);
+    benchmark::DoNotOptimize(folded);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_Analyze(benchmark::State& state) {
+  const std::string dir = cluster_dir(state.range(0));
+  LintInputs in;
+  in.slurm_conf_path = dir + "/slurm.conf";
+  in.gres_conf_path = dir + "/gres.conf";
+  in.cgroup_conf_path = dir + "/cgroup.conf";
+  for (auto _ : state) {
+    SourceManager sources;
+    Reporter reporter;
+    Cluster c = analyze(in, kProfile, sources, reporter);
+    if (c.node_names.size() != std::size_t(state.range(0)) || !reporter.diagnostics().empty())
+      state.SkipWithError("unexpected model");
+    benchmark::DoNotOptimize(c.classes.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_Lint(benchmark::State& state) {
+  LintOptions o;
+  o.paths = {cluster_dir(state.range(0))};
+  o.slurm_version = "22.05";
+  for (auto _ : state) {
+    std::ostringstream out, err;
+    int rc = run_lint(o, out, err);
+    if (rc != 0) state.SkipWithError("lint found something");
+    benchmark::DoNotOptimize(rc);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  for (std::int64_t n : {100, 1000, 10000, 100000}) b->Arg(n);
+  b->Unit(benchmark::kMillisecond);
+}
+
+BENCHMARK(BM_ReadSlurmConf)->Apply(sizes);
+BENCHMARK(BM_ReadGresConf)->Apply(sizes);
+BENCHMARK(BM_HostlistParse)->Apply(sizes);
+BENCHMARK(BM_HostlistExpand)->Apply(sizes);
+BENCHMARK(BM_HostlistFind)->Apply(sizes);
+BENCHMARK(BM_FoldHostnames)->Apply(sizes);
+BENCHMARK(BM_Analyze)->Apply(sizes);
+BENCHMARK(BM_Lint)->Apply(sizes);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // --data=DIR is ours; everything else goes to Google Benchmark.
+  const char* env = std::getenv("GRESLINT_BENCH_DATA");
+  g_data_dir = env && *env ? env : "bench-data";
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0 && std::strncmp(argv[i], "--data=", 7) == 0) g_data_dir = argv[i] + 7;
+    else rest.push_back(argv[i]);
+  }
+  int n = int(rest.size());
+  benchmark::Initialize(&n, rest.data());
+  if (benchmark::ReportUnrecognizedArguments(n, rest.data())) return 1;
+  ::mkdir(g_data_dir.c_str(), 0755);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

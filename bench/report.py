@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""report.py - turn the raw files bench/run.sh wrote into the Markdown table of
+docs/performance.md (stdout).  Called by run.sh; stdlib only."""
+
+import argparse
+import glob
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+
+SIZES = [100, 1000, 10000, 100000]
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def hf(out, name, index=0):
+    """(median s, min s, mean CPU s, runs) of one hyperfine command, or None."""
+    p = os.path.join(out, "hf-%s.json" % name)
+    if not os.path.exists(p):
+        return None
+    r = load(p)["results"][index]
+    return {"median": r["median"], "min": r["min"], "cpu": r["user"] + r["system"], "runs": len(r["times"])}
+
+
+def max_rss_mb(out, n):
+    vals = []
+    for p in glob.glob(os.path.join(out, "time-%s-*.txt" % n)):
+        m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(p).read())
+        if m:
+            vals.append(int(m.group(1)) / 1024.0)
+    return statistics.median(vals) if vals else None
+
+
+def ms(s):
+    return "—" if s is None else ("%.2f ms" % (s * 1e3) if s < 0.01 else "%.1f ms" % (s * 1e3))
+
+
+def us(s):
+    return "%.2f µs" % (s * 1e6)
+
+
+def gbench(out):
+    """{(benchmark, N): median real time in seconds}."""
+    p = os.path.join(out, "gbench.json")
+    res = {}
+    if not os.path.exists(p):
+        return res, {}
+    d = load(p)
+    unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    for b in d["benchmarks"]:
+        if b.get("aggregate_name") != "median":
+            continue
+        name, _, n = b["run_name"].partition("/")
+        res[(name, int(n))] = b["real_time"] * unit[b["time_unit"]]
+    return res, d.get("context", {})
+
+
+def verdict(ok):
+    return "**met**" if ok else "**NOT met**"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--exprs", nargs=2, required=True)
+    a = ap.parse_args()
+    out = a.out
+    lines = []
+    w = lines.append
+
+    cpu = "unknown"
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    nproc = os.cpu_count()
+    load_avg = open("/proc/loadavg").read().split()[:3]
+    w("Machine: %d CPUs (`nproc` = %s), %s, %s; load average at the end of the run %s."
+      % (nproc, subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip(), cpu,
+         platform.platform(), " / ".join(load_avg)))
+    w("")
+
+    # ---- Google Benchmark -------------------------------------------------------------------
+    gb, ctx = gbench(out)
+    if gb:
+        w("### Stages (Google Benchmark, median of 5 repetitions, wall time per iteration)")
+        w("")
+        names = [("BM_ReadSlurmConf", "reader: slurm.conf + Includes"),
+                 ("BM_ReadGresConf", "reader: gres.conf + Includes"),
+                 ("BM_HostlistParse", "hostlist: parse every NodeName= list"),
+                 ("BM_HostlistExpand", "hostlist: parse + expand every host"),
+                 ("BM_HostlistFind", "hostlist: find() every node (indexed)"),
+                 ("BM_FoldHostnames", "hostlist: fold every node name"),
+                 ("BM_Analyze", "model: analyze() (reads both files)"),
+                 ("BM_Lint", "run_lint() (analyze + filter + text report)")]
+        w("| stage | " + " | ".join("%s nodes" % format(n, ",") for n in SIZES) + " | per node at 100k | 100k / 10k |")
+        w("|---|" + "---:|" * (len(SIZES) + 2))
+        for key, label in names:
+            cells = [ms(gb.get((key, n))) for n in SIZES]
+            big, mid = gb.get((key, 100000)), gb.get((key, 10000))
+            per = us(big / 100000) if big else "—"
+            ratio = "%.1fx" % (big / mid) if big and mid else "—"
+            w("| %s | %s | %s | %s |" % (label, " | ".join(cells), per, ratio))
+        w("")
+
+    # ---- whole process ----------------------------------------------------------------------
+    w("### Whole process: `greslint lint DIR --slurm-version 22.05` (hyperfine -N, 3 warm-ups)")
+    w("")
+    w("| nodes | median wall | min wall | CPU user+sys (mean) | per node (median) | peak RSS (median of 5) |")
+    w("|---:|---:|---:|---:|---:|---:|")
+    floor = hf(out, "floor")
+    rows = {}
+    for n in [10] + SIZES:
+        h = hf(out, "lint-%d" % n)
+        rss = max_rss_mb(out, n)
+        rows[n] = (h, rss)
+        if h:
+            w("| %s | %s | %s | %s | %s | %s |" % (format(n, ","), ms(h["median"]), ms(h["min"]), ms(h["cpu"]),
+                                                 us(h["median"] / n), "%.1f MB" % rss if rss else "—"))
+    if floor:
+        w("| `/bin/true` (process floor) | %s | %s | %s | | |" % (ms(floor["median"]), ms(floor["min"]), ms(floor["cpu"])))
+    w("")
+
+    # ---- 10-node config, version detection --------------------------------------------------
+    auto = hf(out, "lint-10-autoversion")
+    scv = hf(out, "scontrol-version")
+    ten = rows[10][0]
+    if ten and auto:
+        w("### Typical 10-node config: cost of picking the profile with `scontrol --version`")
+        w("")
+        w("| command | median wall | min wall | CPU user+sys (mean) |")
+        w("|---|---:|---:|---:|")
+        w("| `greslint lint c10 --slurm-version 22.05` | %s | %s | %s |" % (ms(ten["median"]), ms(ten["min"]), ms(ten["cpu"])))
+        w("| `greslint lint c10` (popen `scontrol --version`) | %s | %s | %s |" % (ms(auto["median"]), ms(auto["min"]), ms(auto["cpu"])))
+        if scv:
+            w("| `scontrol --version` alone | %s | %s | %s |" % (ms(scv["median"]), ms(scv["min"]), ms(scv["cpu"])))
+        w("| difference (the popen) | %s | | |" % ms(auto["median"] - ten["median"]))
+        w("")
+
+    # ---- findings grouping ------------------------------------------------------------------
+    bj = os.path.join(out, "broken.json")
+    if os.path.exists(bj):
+        diags = load(bj)["diagnostics"]
+        text_lines = sum(1 for _ in open(os.path.join(out, "broken-text.txt")))
+        nodes = load(os.path.join(out, "broken-nodes.json"))
+        bad = sum(1 for x in nodes if x["verdict"] != "ok")
+        with_nodes = [d for d in diags if d.get("nodes")]
+        h = hf(out, "lint-100000-broken")
+        rss = max_rss_mb(out, "100000-broken")
+        w("### Findings on 100,000 nodes with 1% broken (7 kinds of mistake on gres.conf rack lines)")
+        w("")
+        w("| nodes not ok (`greslint nodes`) | diagnostics | of which name nodes | text report lines | diagnostics per broken node | median wall | peak RSS |")
+        w("|---:|---:|---:|---:|---:|---:|---:|")
+        w("| %d | %d | %d | %d | %.3f | %s | %s |" % (bad, len(diags), len(with_nodes), text_lines,
+                                                   len(diags) / bad if bad else 0, ms(h["median"]) if h else "—",
+                                                   "%.1f MB" % rss if rss else "—"))
+        w("")
+        w("Every finding names its nodes as one folded hostlist, e.g. `%s`."
+          % (with_nodes[0]["nodes"] if with_nodes else "-"))
+        w("")
+
+    # ---- hostlist -------------------------------------------------------------------------------
+    same = {}
+    p = os.path.join(out, "hostlist-same.txt")
+    if os.path.exists(p):
+        for line in open(p):
+            k, tool, s = line.split()
+            same[(int(k), tool)] = s
+    start = hf(out, "hl-startup", 0)
+    start_sc = hf(out, "hl-startup", 1)
+    start_ns = hf(out, "hl-nodeset-startup")
+    w("### Hostlist expansion, 65,536 hosts (hyperfine -N; output to /dev/null)")
+    w("")
+    w("| expression | tool | median wall | CPU user+sys | expansion only (minus the tool's own 1-host run) | same hosts as greslint |")
+    w("|---|---|---:|---:|---:|---|")
+    ratios = []
+    for k, e in enumerate(a.exprs):
+        g = hf(out, "hl-%d" % k, 0)
+        s = hf(out, "hl-%d" % k, 1)
+        n = hf(out, "hl-nodeset-%d" % k)
+        for tool, h, st in (("greslint hostlist -e", g, start), ("scontrol show hostnames", s, start_sc),
+                            ("nodeset -e", n, start_ns)):
+            if not h:
+                continue
+            only = h["median"] - st["median"] if st else None
+            tag = "—" if tool.startswith("greslint") else same.get((k, tool.split()[0]), "?")
+            w("| `%s` | %s | %s | %s | %s | %s |" % (e, tool, ms(h["median"]), ms(h["cpu"]), ms(only), tag))
+        if g and s:
+            ratios.append((e, s["median"] / g["median"], s["cpu"] / g["cpu"],
+                           (s["median"] - start_sc["median"]) / max(1e-6, g["median"] - start["median"])
+                           if start and start_sc else None))
+    if start:
+        w("| `n1` (startup) | greslint hostlist -e | %s | %s | | |" % (ms(start["median"]), ms(start["cpu"])))
+    if start_sc:
+        w("| `n1` (startup) | scontrol show hostnames | %s | %s | | |" % (ms(start_sc["median"]), ms(start_sc["cpu"])))
+    if start_ns:
+        w("| `n1` (startup) | nodeset -e | %s | %s | | |" % (ms(start_ns["median"]), ms(start_ns["cpu"])))
+    w("")
+
+    # ---- targets ------------------------------------------------------------------------------
+    w("### Targets (design.md §6 and the performance issue)")
+    w("")
+    w("| target | measured | result |")
+    w("|---|---|---|")
+    big, rss_big = rows[100000]
+    mid = rows[10000][0]
+    if big:
+        w("| 100,000 nodes x 8 GPUs, whole process < 0.5 s | median %s (min %s) | %s |"
+          % (ms(big["median"]), ms(big["min"]), verdict(big["median"] < 0.5)))
+    if rss_big:
+        w("| 100,000 nodes, peak memory < 256 MB | %.1f MB | %s |" % (rss_big, verdict(rss_big < 256)))
+    if big and mid:
+        r = big["median"] / mid["median"]
+        rc = big["cpu"] / mid["cpu"]
+        w("| linear: 100k ≤ 12x 10k | %.1fx wall, %.1fx CPU | %s |" % (r, rc, verdict(r <= 12)))
+    if gb.get(("BM_Lint", 100000)) and gb.get(("BM_Lint", 10000)):
+        r = gb[("BM_Lint", 100000)] / gb[("BM_Lint", 10000)]
+        w("| linear, in process (BM_Lint 100k / 10k) | %.1fx | %s |" % (r, verdict(r <= 12)))
+    if ten:
+        w("| typical 10-node config < 5 ms, whole process, --slurm-version given | median %s (min %s; `/bin/true` %s) | %s |"
+          % (ms(ten["median"]), ms(ten["min"]), ms(floor["median"]) if floor else "—", verdict(ten["median"] < 0.005)))
+    if auto:
+        w("| typical 10-node config < 5 ms, no --slurm-version (runs `scontrol --version`) | median %s | %s |"
+          % (ms(auto["median"]), verdict(auto["median"] < 0.005)))
+    for e, r_wall, r_cpu, r_only in ratios:
+        w("| `greslint hostlist -e` ≥ 5x faster than `scontrol show hostnames`, `%s` | %.1fx wall, %.1fx CPU; expansion alone %s | %s |"
+          % (e, r_wall, r_cpu, "%.1fx" % r_only if r_only else "—", verdict(r_wall >= 5)))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# bench/run.sh - every performance figure of docs/performance.md in one command:
+#
+#   bash bench/run.sh
+#
+# 1. builds greslint and bench/greslint_bench in Release (-DGRESLINT_BENCH=ON, -j2);
+# 2. generates the clusters (bench/gen_cluster.py, seed 1): 10, 100, 1,000, 10,000 and
+#    100,000 nodes, valid (checked: greslint must report nothing), and 100,000 nodes with
+#    1% of them broken;
+# 3. runs the Google Benchmarks (reader, hostlist, model) at 100 ... 100,000 nodes;
+# 4. times whole `greslint lint` processes with hyperfine (medians), peak memory with
+#    /usr/bin/time -v, the 10-node config with and without --slurm-version (popen of
+#    `scontrol --version`), the findings of the broken cluster (grouped or not), and
+#    `greslint hostlist -e` against `scontrol show hostnames` and ClusterShell's `nodeset -e`;
+# 5. prints a Markdown table (also written to $OUT_DIR/results.md, raw data beside it).
+#
+# Environment: BUILD_DIR (default <repo>/build-bench), DATA_DIR (default $BUILD_DIR/bench-data),
+# OUT_DIR (default $BUILD_DIR/bench-results), RUNS (hyperfine runs, default 30), JOBS (default 2),
+# SKIP_BUILD=1 (use the binaries already in BUILD_DIR).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD_DIR:-$ROOT/build-bench}
+DATA=${DATA_DIR:-$BUILD/bench-data}
+OUT=${OUT_DIR:-$BUILD/bench-results}
+RUNS=${RUNS:-30}
+JOBS=${JOBS:-2}
+SIZES=(100 1000 10000 100000)
+VERSION=22.05
+
+say() { printf '\n== %s\n' "$*" >&2; }
+need() { command -v "$1" >/dev/null || { echo "bench/run.sh: $1 is required ($2)" >&2; exit 2; }; }
+need cmake "apt-get install cmake ninja-build"
+need hyperfine "apt-get install hyperfine"
+need python3 "apt-get install python3"
+[ -x /usr/bin/time ] || { echo "bench/run.sh: /usr/bin/time is required (apt-get install time)" >&2; exit 2; }
+
+mkdir -p "$DATA" "$OUT"
+rm -f "$OUT"/*.json "$OUT"/*.txt "$OUT"/*.md
+
+# ---- 1. build ------------------------------------------------------------------------------
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  say "building Release in $BUILD"
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRESLINT_BENCH=ON >&2
+  cmake --build "$BUILD" -j"$JOBS" --target greslint greslint_bench >&2
+fi
+G=$BUILD/greslint
+BENCH=$BUILD/bench/greslint_bench
+[ -x "$G" ] && [ -x "$BENCH" ] || { echo "bench/run.sh: no $G or $BENCH" >&2; exit 2; }
+
+# ---- 2. clusters -----------------------------------------------------------------------------
+say "generating clusters in $DATA"
+for n in 10 "${SIZES[@]}"; do
+  python3 "$ROOT/bench/gen_cluster.py" --seed 1 --nodes "$n" --out "$DATA/c$n"
+done
+BROKEN="$DATA/c100000-broken"
+# 1% of 100,000 nodes broken, spread over every kind of mistake.
+python3 "$ROOT/bench/gen_cluster.py" --seed 1 --nodes 100000 --out "$BROKEN" \
+  --inject count-mismatch=200 --inject type-mismatch=150 --inject padding-typo=200 \
+  --inject cores-out-of-range=150 --inject missing-file=100 --inject duplicate-file=100 \
+  --inject name-case=100
+
+say "checking that the valid clusters have no findings"
+for n in 10 "${SIZES[@]}"; do
+  for v in 22.05 23.02 23.11 24.05 24.11 25.05 25.11 26.05; do
+    if ! out=$("$G" lint "$DATA/c$n" --slurm-version "$v" --fail-level note -q); then
+      echo "bench/run.sh: greslint reports findings on the valid cluster c$n (Slurm $v):" >&2
+      echo "$out" | head -20 >&2
+      exit 1
+    fi
+  done
+done
+
+# ---- 3. Google Benchmark ---------------------------------------------------------------------
+say "Google Benchmarks (5 repetitions, medians)"
+"$BENCH" --data="$DATA" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_out="$OUT/gbench.json" --benchmark_out_format=json >&2
+
+# ---- 4. whole processes ----------------------------------------------------------------------
+hf() {  # hf NAME [hyperfine options] COMMAND...
+  local name=$1; shift
+  hyperfine -N --style basic --warmup 3 --export-json "$OUT/hf-$name.json" "$@" >&2
+}
+say "whole-process timings (hyperfine, $RUNS runs each)"
+hf floor --runs "$RUNS" "/bin/true"
+for n in 10 "${SIZES[@]}"; do
+  hf "lint-$n" --runs "$RUNS" "$G lint $DATA/c$n --slurm-version $VERSION"
+done
+hf lint-10-autoversion --runs "$RUNS" "$G lint $DATA/c10"
+if command -v scontrol >/dev/null; then
+  hf scontrol-version --runs "$RUNS" "scontrol --version"
+fi
+hf lint-100000-broken --runs 10 -i "$G lint $BROKEN --slurm-version $VERSION"
+
+say "peak memory (/usr/bin/time -v, 5 runs each)"
+for n in 10 "${SIZES[@]}" 100000-broken; do
+  for i in 1 2 3 4 5; do
+    /usr/bin/time -v "$G" lint "$DATA/c$n" --slurm-version "$VERSION" >/dev/null 2>"$OUT/time-$n-$i.txt" || true
+  done
+done
+
+say "findings on 100,000 nodes with 1% broken"
+"$G" lint "$BROKEN" --slurm-version "$VERSION" >"$OUT/broken-text.txt" || true
+"$G" lint "$BROKEN" --slurm-version "$VERSION" --format json >"$OUT/broken.json" || true
+"$G" nodes "$BROKEN" --slurm-version "$VERSION" --format json >"$OUT/broken-nodes.json" || true
+
+say "hostlist expansion: greslint vs scontrol vs nodeset"
+SC="$DATA/scontrol"
+mkdir -p "$SC"
+printf 'ClusterName=bench\nSlurmctldHost=localhost\n' >"$SC/slurm.conf"
+export SLURM_CONF="$SC/slurm.conf"
+EXPRS=("node[0-65535]" "r[001-256]n[001-256]")
+: >"$OUT/hostlist-same.txt"
+for k in 0 1; do
+  e=${EXPRS[$k]}
+  "$G" hostlist -e "$e" >"$OUT/hl-greslint-$k.txt"
+  cmds=("$G hostlist -e $e")
+  if command -v scontrol >/dev/null; then
+    scontrol show hostnames "$e" >"$OUT/hl-scontrol-$k.txt"
+    cmds+=("scontrol show hostnames $e")
+    cmp -s "$OUT/hl-greslint-$k.txt" "$OUT/hl-scontrol-$k.txt" && s=same || s=DIFFERENT
+    echo "$k scontrol $s" >>"$OUT/hostlist-same.txt"
+  fi
+  hf "hl-$k" --runs "$RUNS" "${cmds[@]}"
+  if command -v nodeset >/dev/null; then
+    nodeset -e "$e" | tr ' ' '\n' >"$OUT/hl-nodeset-$k.txt"
+    cmp -s <(sort "$OUT/hl-greslint-$k.txt") <(sort "$OUT/hl-nodeset-$k.txt") && s=same || s=DIFFERENT
+    echo "$k nodeset $s" >>"$OUT/hostlist-same.txt"
+    hf "hl-nodeset-$k" --runs 5 --warmup 1 "nodeset -e $e"
+  fi
+done
+# Startup alone (a one-host list), to separate the expansion from process start.
+cmds=("$G hostlist -e n1")
+command -v scontrol >/dev/null && cmds+=("scontrol show hostnames n1")
+hf hl-startup --runs "$RUNS" "${cmds[@]}"
+command -v nodeset >/dev/null && hf hl-nodeset-startup --runs 5 --warmup 1 "nodeset -e n1"
+
+# ---- 5. report ------------------------------------------------------------------------------
+python3 "$ROOT/bench/report.py" --out "$OUT" --exprs "${EXPRS[@]}" | tee "$OUT/results.md"
