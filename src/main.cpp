@@ -74,9 +74,17 @@ int main(int argc, char** argv) {
   explain->add_option("ID", explain_id, "rule id or name")->required();
 
   try {
+    // CLI11 2.1 reads an argument shaped "[a,b]" as a list and splits it at commas; hostlist
+    // expressions such as "[1-3]" have that shape, so they pass the parser behind a guard byte.
+    constexpr char kGuard = '\x1f';
+    if (args.size() > 1 && args[1] == "hostlist")
+      for (std::size_t i = 2; i < args.size(); ++i)
+        if (args[i].size() >= 2 && args[i].front() == '[' && args[i].back() == ']') args[i].insert(0, 1, kGuard);
     std::vector<const char*> cargs;
     for (const std::string& a : args) cargs.push_back(a.c_str());
     app.parse(int(cargs.size()), cargs.data());
+    for (std::string& x : exprs)
+      if (x.size() >= 3 && x[0] == kGuard && x[1] == '[' && x.back() == ']') x.erase(0, 1);
   } catch (const CLI::ParseError& error) {
     int rc = app.exit(error);
     return rc == 0 ? 0 : 2;

@@ -577,7 +577,7 @@ void Analyzer::read_gres_conf() {
         out_.report(rules::GRS216, d.head().value_span,
                     fmt::format("NodeName={} is not a valid hostlist, so Slurm skips this line on every node",
                                 d.head().value))
-            .slurm(l.errors.empty() ? std::string() : l.errors.front().message)
+            .slurm(!l.errors.empty() && l.errors.front().slurm_logs ? l.errors.front().message : std::string())
             .help("fix the bracket expression; it must name slurm.conf NodeNames exactly");
       scoped.push_back(std::move(g));
     } else {
