@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
@@ -363,22 +364,39 @@ int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) 
     out << "\n]\n";
     return bad ? 1 : 0;
   }
-  // Text: one block per node class, nodes folded.
-  out << fmt::format("Slurm {} profile ({})\n", run->version.version.str(), run->version.source);
+  // Text: an aligned table, one row per node class (nodes folded) and GRES record.
+  struct Row {
+    std::string nodes, verdict, gres, files, cores, reason;
+  };
+  std::vector<Row> rows{{"NODES", "VERDICT", "GRES", "FILES", "CORES", "REASON"}};
   for (const NodeClass& cls : c.classes) {
     std::vector<std::string> names;
     for (std::uint32_t n : cls.nodes)
       if (wanted(n)) names.push_back(c.node_names[n]);
     if (names.empty()) continue;
     bad = bad || cls.verdict >= Verdict::drain;
-    std::string reason = node_reason(cls, names.front());
-    out << fmt::format("{}  {}{}\n", sanitize_for_output(fold_hostnames(names)), to_string(cls.verdict),
-                       reason.empty() ? "" : ": " + sanitize_for_output(reason));
-    for (const EffectiveGres& g : cls.gres)
-      out << fmt::format("    {:<6} {:<16} {:>6}  {}{}{}\n", g.name, sanitize_for_output(g.type.value_or("-")), g.count,
-                         sanitize_for_output(g.files.value_or("(no File)")),
-                         g.cores ? "  Cores=" + sanitize_for_output(*g.cores) : "",
-                         g.links ? "  Links=" + sanitize_for_output(*g.links) : "");
+    Row first{sanitize_for_output(fold_hostnames(names)), std::string(to_string(cls.verdict)), "-", "", "",
+              sanitize_for_output(node_reason(cls, names.size() == 1 ? names.front() : fold_hostnames(names)))};
+    for (std::size_t i = 0; i < cls.gres.size(); ++i) {
+      const EffectiveGres& g = cls.gres[i];
+      Row r = i == 0 ? first : Row{};
+      r.gres = sanitize_for_output(fmt::format("{}:{}{}", g.name, g.type ? *g.type + ":" : "", g.count));
+      r.files = sanitize_for_output(g.files.value_or("-"));
+      r.cores = sanitize_for_output(g.cores.value_or("-"));
+      rows.push_back(std::move(r));
+    }
+    if (cls.gres.empty()) rows.push_back(std::move(first));
+  }
+  std::size_t w[5] = {0, 0, 0, 0, 0};
+  for (const Row& r : rows)
+    for (std::size_t i = 0; i < 5; ++i)
+      w[i] = std::max(w[i], std::array<const std::string*, 5>{&r.nodes, &r.verdict, &r.gres, &r.files, &r.cores}[i]->size());
+  out << fmt::format("Slurm {} profile ({})\n", run->version.version.str(), run->version.source);
+  for (const Row& r : rows) {
+    std::string line = fmt::format("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {}", r.nodes, w[0], r.verdict, w[1], r.gres,
+                                   w[2], r.files, w[3], r.cores, w[4], r.reason);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
   }
   return bad ? 1 : 0;
 }
