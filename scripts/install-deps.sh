@@ -7,7 +7,7 @@ export DEBIAN_FRONTEND=noninteractive
 packages=(build-essential cmake ninja-build pkg-config
           libcli11-dev libfmt-dev libspdlog-dev catch2
           python3 slurm-client slurmd slurmctld munge iproute2 util-linux
-          git pre-commit dpkg-dev file python3-jsonschema nodejs npm)
+          git pre-commit dpkg-dev file python3-jsonschema)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -18,6 +18,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # The Debian packages start the daemons; the test suites run their own private ones.
 systemctl stop slurmd slurmctld munge >/dev/null 2>&1 || true
+# npm: the machine image may already carry Node.js (whose package conflicts with
+# Debian's npm); install Debian's only when there is none.
+if ! command -v npm >/dev/null 2>&1; then
+  apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
 # Microsoft's SARIF validator (npm), used by the sarif_validation test. Its tarball ships
 # the native binary without the execute bit.
 here=$(cd "$(dirname "$0")/.." && pwd)
