@@ -35,6 +35,10 @@ struct NodeClass {
   Verdict verdict = Verdict::ok;
   std::string reason;
   std::vector<EffectiveGres> gres;
+  /// For classes with GPUs: are jobs confined to their GPUs (cgroup device constraint),
+  /// and is GPU use accounted so that gres/gpu limits apply? Unset for GPU-less classes.
+  std::optional<bool> gpus_isolated;
+  std::optional<bool> gpus_accounted;
 };
 
 /// Everything greslint learned about the configuration.

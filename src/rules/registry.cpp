@@ -72,6 +72,15 @@ const std::vector<const RuleInfo*>& all_rules() {
       &rules::GRS313,
       &rules::GRS314,
       &rules::GRS315,
+      &rules::GRS401,
+      &rules::GRS402,
+      &rules::GRS403,
+      &rules::GRS404,
+      &rules::GRS405,
+      &rules::GRS406,
+      &rules::GRS407,
+      &rules::GRS408,
+      &rules::GRS410,
   };
   return rules;
 }

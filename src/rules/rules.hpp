@@ -77,4 +77,13 @@ extern const RuleInfo GRS312;  // links-longer-than-gpus
 extern const RuleInfo GRS313;  // shared-file-unmatched
 extern const RuleInfo GRS315;  // cores-on-some-records
 extern const RuleInfo GRS221;  // global-device-line
+extern const RuleInfo GRS401;  // gpu-not-accounted
+extern const RuleInfo GRS402;  // typed-gpu-tres-only
+extern const RuleInfo GRS403;  // gpu-limits-not-enforced
+extern const RuleInfo GRS404;  // tres-needs-slurmdbd
+extern const RuleInfo GRS405;  // gpus-without-cons-tres
+extern const RuleInfo GRS406;  // gpus-not-isolated
+extern const RuleInfo GRS407;  // gpu-partition-without-gpus
+extern const RuleInfo GRS408;  // gpu-node-in-no-partition
+extern const RuleInfo GRS410;  // autodetect-needs-library
 }  // namespace greslint::rules

@@ -11,7 +11,8 @@ import tempfile
 import unittest
 
 GRESLINT = os.environ.get("GRESLINT", "greslint")
-HEAD = "ClusterName=t\nSlurmctldHost=h\nSelectType=select/cons_tres\nGresTypes=gpu\n"
+HEAD = ("ClusterName=t\nSlurmctldHost=h\nSelectType=select/cons_tres\nGresTypes=gpu\n"
+        "TaskPlugin=task/affinity,task/cgroup\nProctrackType=proctrack/cgroup\n")
 GOOD_SLURM = HEAD + "NodeName=gpu[01-04] Sockets=2 CoresPerSocket=16 Gres=gpu:a100:4\nPartitionName=p Nodes=gpu[01-04]\n"
 GOOD_GRES = "NodeName=gpu[01-04] Name=gpu Type=a100 File=/dev/nvidia[0-3]\n"
 SHORT_GRES = "NodeName=gpu[01-04] Name=gpu Type=a100 File=/dev/nvidia[0-1]\n"
@@ -20,6 +21,7 @@ SHORT_GRES = "NodeName=gpu[01-04] Name=gpu Type=a100 File=/dev/nvidia[0-1]\n"
 class Cli(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="greslint-cli-")
+        self.write("cgroup.conf", "ConstrainCores=yes\nConstrainDevices=yes\n")
 
     def tearDown(self):
         shutil.rmtree(self.dir)
@@ -111,6 +113,7 @@ class Cli(unittest.TestCase):
         os.mkdir(sub)
         shutil.move(os.path.join(self.dir, "slurm.conf"), sub)
         shutil.move(os.path.join(self.dir, "gres.conf"), sub)
+        shutil.move(os.path.join(self.dir, "cgroup.conf"), sub)
         self.write(".greslint.conf", "SlurmVersion=22.05\nIgnore=GRS301\n")
         p = self.run_greslint(sub, "--format", "json")
         self.assertEqual(json.loads(p.stdout)["diagnostics"], [])

@@ -29,7 +29,9 @@ struct Result {
   }
 };
 
-const char* kHead = "ClusterName=t\nSlurmctldHost=h\nSelectType=select/cons_tres\nGresTypes=gpu\n";
+const char* kHead =
+    "ClusterName=t\nSlurmctldHost=h\nSelectType=select/cons_tres\nGresTypes=gpu\n"
+    "TaskPlugin=task/affinity,task/cgroup\nProctrackType=proctrack/cgroup\n";
 
 std::unique_ptr<Result> run(const std::string& slurm, const std::string& gres, SlurmVersion v = kSlurm2205) {
   namespace fs = std::filesystem;
@@ -38,6 +40,7 @@ std::unique_ptr<Result> run(const std::string& slurm, const std::string& gres, S
   fs::create_directories(dir);
   std::ofstream(dir / "slurm.conf") << slurm;
   if (!gres.empty()) std::ofstream(dir / "gres.conf") << gres;
+  std::ofstream(dir / "cgroup.conf") << "ConstrainDevices=yes\n";
   auto r = std::make_unique<Result>();
   LintInputs in{(dir / "slurm.conf").string(), (dir / "gres.conf").string(), (dir / "cgroup.conf").string()};
   r->cluster = analyze(in, VersionProfile(v), r->sources, r->out);

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS404 tres-needs-slurmdbd: AccountingStorageTRES names a GRES without slurmdbd: slurmctld exits.
+// Reported by the GPU-pool policy checks (src/model_policy.inc); docs/rules/GRS404.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS404{"GRS404", "tres-needs-slurmdbd", Severity::error, Effect::fatal, Daemon::slurmctld,
+                      "AccountingStorageTRES names a GRES without slurmdbd: slurmctld exits"};
+}  // namespace greslint::rules

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS407 gpu-partition-without-gpus: a partition meant for GPU jobs contains no GPU node.
+// Reported by the GPU-pool policy checks (src/model_policy.inc); docs/rules/GRS407.md.
+#include "rules.hpp"
+
+namespace greslint::rules {
+const RuleInfo GRS407{"GRS407", "gpu-partition-without-gpus", Severity::warning, Effect::degraded, Daemon::slurmctld,
+                      "a partition meant for GPU jobs contains no GPU node"};
+}  // namespace greslint::rules
