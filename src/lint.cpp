@@ -359,16 +359,18 @@ int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) 
         json_string(out, g.flags);
         out << "}";
       }
-      out << "]}";
+      out << "], \"gpus_isolated\": " << (cls.gpus_isolated ? (*cls.gpus_isolated ? "true" : "false") : "null")
+          << ", \"gpus_accounted\": " << (cls.gpus_accounted ? (*cls.gpus_accounted ? "true" : "false") : "null") << "}";
     }
     out << "\n]\n";
     return bad ? 1 : 0;
   }
   // Text: an aligned table, one row per node class (nodes folded) and GRES record.
   struct Row {
-    std::string nodes, verdict, gres, files, cores, reason;
+    std::string nodes, verdict, gres, files, cores, isolated, accounted, reason;
   };
-  std::vector<Row> rows{{"NODES", "VERDICT", "GRES", "FILES", "CORES", "REASON"}};
+  std::vector<Row> rows{{"NODES", "VERDICT", "GRES", "FILES", "CORES", "ISOLATED", "ACCOUNTED", "REASON"}};
+  auto yes_no = [](const std::optional<bool>& b) { return b ? (*b ? "yes" : "no") : ""; };
   for (const NodeClass& cls : c.classes) {
     std::vector<std::string> names;
     for (std::uint32_t n : cls.nodes)
@@ -376,6 +378,7 @@ int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) 
     if (names.empty()) continue;
     bad = bad || cls.verdict >= Verdict::drain;
     Row first{sanitize_for_output(fold_hostnames(names)), std::string(to_string(cls.verdict)), "-", "", "",
+              yes_no(cls.gpus_isolated), yes_no(cls.gpus_accounted),
               sanitize_for_output(node_reason(cls, names.size() == 1 ? names.front() : fold_hostnames(names)))};
     for (std::size_t i = 0; i < cls.gres.size(); ++i) {
       const EffectiveGres& g = cls.gres[i];
@@ -387,14 +390,16 @@ int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) 
     }
     if (cls.gres.empty()) rows.push_back(std::move(first));
   }
-  std::size_t w[5] = {0, 0, 0, 0, 0};
+  std::size_t w[7] = {0, 0, 0, 0, 0, 0, 0};
   for (const Row& r : rows)
-    for (std::size_t i = 0; i < 5; ++i)
-      w[i] = std::max(w[i], std::array<const std::string*, 5>{&r.nodes, &r.verdict, &r.gres, &r.files, &r.cores}[i]->size());
+    for (std::size_t i = 0; i < 7; ++i)
+      w[i] = std::max(w[i], std::array<const std::string*, 7>{&r.nodes, &r.verdict, &r.gres, &r.files, &r.cores,
+                                                              &r.isolated, &r.accounted}[i]->size());
   out << fmt::format("Slurm {} profile ({})\n", run->version.version.str(), run->version.source);
   for (const Row& r : rows) {
-    std::string line = fmt::format("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {}", r.nodes, w[0], r.verdict, w[1], r.gres,
-                                   w[2], r.files, w[3], r.cores, w[4], r.reason);
+    std::string line = fmt::format("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {}", r.nodes, w[0], r.verdict,
+                                   w[1], r.gres, w[2], r.files, w[3], r.cores, w[4], r.isolated, w[5], r.accounted,
+                                   w[6], r.reason);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
   }
