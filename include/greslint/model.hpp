@@ -39,6 +39,13 @@ struct NodeClass {
   /// and is GPU use accounted so that gres/gpu limits apply? Unset for GPU-less classes.
   std::optional<bool> gpus_isolated;
   std::optional<bool> gpus_accounted;
+  /// The topology slurm.conf gives these nodes after Slurm's own corrections (§3.2).
+  std::uint32_t sockets = 1, cores_per_socket = 1, threads_per_core = 1, cpus = 1;
+  /// The AutoDetect value in effect for these nodes (node-local, else global; empty if none).
+  std::string autodetect;
+  /// slurm.conf Gres= of these nodes as written, and where.
+  std::string configured_gres;
+  Span configured_gres_span;
 };
 
 /// Everything greslint learned about the configuration.
