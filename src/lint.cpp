@@ -159,6 +159,18 @@ bool load_config_file(LintOptions& o, std::ostream& err) {
   return ok;
 }
 
+/// --nodes: the hosts findings and rows are restricted to; false (with a message) if invalid.
+bool parse_node_filter(const std::string& nodes, SlurmVersion v, std::optional<Hostlist>& only, std::ostream& err) {
+  if (nodes.empty()) return true;
+  auto l = parse_hostlist(nodes, Span{}, VersionProfile(v));
+  if (!l.ok()) {
+    err << fmt::format("greslint: --nodes {}: not a valid hostlist\n", nodes);
+    return false;
+  }
+  only = std::move(*l.list);
+  return true;
+}
+
 bool rule_selected(const RuleInfo& r, const LintOptions& o) {
   auto listed = [&](const std::vector<std::string>& ids) {
     return std::any_of(ids.begin(), ids.end(), [&](const std::string& id) {
@@ -225,14 +237,7 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   auto run = analyze_paths(o, err);
   if (!run) return 2;
   std::optional<Hostlist> only;
-  if (!o.nodes.empty()) {
-    auto l = parse_hostlist(o.nodes, Span{}, VersionProfile(run->version.version));
-    if (!l.ok()) {
-      err << fmt::format("greslint: --nodes {}: not a valid hostlist\n", o.nodes);
-      return 2;
-    }
-    only = std::move(*l.list);
-  }
+  if (!parse_node_filter(o.nodes, run->version.version, only, err)) return 2;
   LintReport report;
   report.slurm_version = run->version.version;
   report.version_source = run->version.source;
@@ -320,14 +325,7 @@ int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) 
   if (!run) return 2;
   const Cluster& c = run->cluster;
   std::optional<Hostlist> only;
-  if (!o.nodes.empty()) {
-    auto l = parse_hostlist(o.nodes, Span{}, VersionProfile(run->version.version));
-    if (!l.ok()) {
-      err << fmt::format("greslint: --nodes {}: not a valid hostlist\n", o.nodes);
-      return 2;
-    }
-    only = std::move(*l.list);
-  }
+  if (!parse_node_filter(o.nodes, run->version.version, only, err)) return 2;
   auto wanted = [&](std::uint32_t n) { return !only || only->contains(c.node_names[n]); };
   bool bad = false;
   if (o.format == Format::json) {

@@ -48,34 +48,10 @@ std::string sanitize_for_output(std::string_view text) {
 
 namespace emit_detail {
 
-std::string_view severity_name(Severity s) noexcept {
-  switch (s) {
-    case Severity::note: return "note";
-    case Severity::warning: return "warning";
-    case Severity::error: return "error";
-  }
-  return "error";
-}
-
-std::string_view effect_name(Effect e) noexcept {
-  switch (e) {
-    case Effect::none: return "";
-    case Effect::fatal: return "fatal";
-    case Effect::drain: return "drain";
-    case Effect::degraded: return "degraded";
-    case Effect::advice: return "advice";
-  }
-  return "";
-}
-
-std::string_view daemon_name(Daemon d) noexcept {
-  switch (d) {
-    case Daemon::none: return "";
-    case Daemon::slurmctld: return "slurmctld";
-    case Daemon::slurmd: return "slurmd";
-  }
-  return "";
-}
+// The names live with the types (diagnostic.cpp); the emitters print "none" as absent.
+std::string_view severity_name(Severity s) noexcept { return to_string(s); }
+std::string_view effect_name(Effect e) noexcept { return e == Effect::none ? std::string_view() : to_string(e); }
+std::string_view daemon_name(Daemon d) noexcept { return d == Daemon::none ? std::string_view() : to_string(d); }
 
 Utf8Char decode_utf8(std::string_view s, std::size_t i) noexcept {
   const auto b0 = static_cast<unsigned char>(s[i]);
