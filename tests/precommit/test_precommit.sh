@@ -41,8 +41,11 @@ SelectType=select/cons_tres
 GresTypes=gpu
 NodeName=gpu[01-02] Sockets=2 CoresPerSocket=16 Gres=gpu:a100:4
 PartitionName=gpu Nodes=gpu[01-02] Default=YES
+TaskPlugin=task/affinity,task/cgroup
+ProctrackType=proctrack/cgroup
 CONF
 printf 'NodeName=gpu[01-02] Name=gpu Type=a100 File=/dev/nvidia[0-1]\n' > "$repo/cluster/gres.conf"
+printf 'ConstrainDevices=yes\n' > "$repo/cluster/cgroup.conf"
 cd "$repo"
 git -c user.email=t@t -c user.name=t add -A
 pre-commit install >/dev/null
