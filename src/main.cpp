@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "greslint/commands.hpp"
+#include "greslint/hardware.hpp"
 #include "greslint/lint.hpp"
 #include "greslint/registry.hpp"
 
@@ -36,7 +37,7 @@ void add_common(CLI::App& cmd, greslint::LintOptions& o, std::string& format, st
 int main(int argc, char** argv) {
   // `greslint PATH` means `greslint lint PATH`.
   std::vector<std::string> args(argv, argv + argc);
-  static const char* const kCommands[] = {"lint", "nodes", "hostlist", "rules", "explain"};
+  static const char* const kCommands[] = {"lint", "nodes", "node-check", "hostlist", "rules", "explain"};
   if (args.size() == 1 || (std::find_if(std::begin(kCommands), std::end(kCommands),
                                         [&](const char* c) { return args[1] == c; }) == std::end(kCommands) &&
                            args[1] != "--help" && args[1] != "-h" && args[1] != "--version"))
@@ -67,6 +68,24 @@ int main(int argc, char** argv) {
   f->excludes(c);
   hostlist->add_option("--slurm-version", hl_version, "Slurm release grammar to use");
   hostlist->add_option("EXPR", exprs, "hostlist expressions")->required();
+
+  greslint::NodeCheckOptions nc;
+  std::string nc_format = "text", nc_fail_level = "warning", nc_color = "auto";
+  CLI::App* node_check = app.add_subcommand("node-check", "compare a node's configuration with its hardware");
+  node_check->add_option("PATH", nc.path, "directory holding slurm.conf, or a slurm.conf file");
+  auto* nc_node = node_check->add_option("--node", nc.node, "NodeName to check (default: this host, found as slurmd does)");
+  auto* nc_sysroot = node_check->add_option("--sysroot", nc.sysroot, "read /proc, /sys and /dev under DIR (a captured tree)")
+                         ->capture_default_str();
+  node_check->add_flag("--suggest", nc.suggest, "print slurm.conf and gres.conf lines that match the hardware");
+  node_check->add_option("--inventory", nc.inventory, "check every node captured in DIR (a folder or tarball per NodeName)")
+      ->excludes(nc_node)
+      ->excludes(nc_sysroot);
+  node_check->add_option("--slurm-version", nc.slurm_version, "Slurm release to model (22.05 ... 26.05)");
+  node_check->add_option("--format", nc_format, "text|json|sarif|github|junit|gitlab")->capture_default_str();
+  node_check->add_option("-o,--output", nc.output, "write the report to FILE");
+  node_check->add_option("--fail-level", nc_fail_level, "error|warning|note|never")->capture_default_str();
+  node_check->add_option("--color", nc_color, "auto|always|never")->capture_default_str();
+  node_check->add_flag("-q,--quiet", nc.quiet, "print nothing when there is nothing to report");
 
   app.add_subcommand("rules", "list every rule (id, name, severity, summary)");
   std::string explain_id;
@@ -115,6 +134,24 @@ int main(int argc, char** argv) {
       lint_options.color = color == "always" || (color == "auto" && ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR"));
       return *lint ? greslint::run_lint(lint_options, std::cout, std::cerr)
                    : greslint::run_nodes(lint_options, std::cout, std::cerr);
+    }
+    if (*node_check) {
+      auto format = greslint::parse_format(nc_format);
+      if (!format) {
+        std::cerr << "greslint: unknown format '" << nc_format << "'\n";
+        return 2;
+      }
+      nc.format = *format;
+      if (nc_fail_level == "error") nc.fail_level = greslint::FailLevel::error;
+      else if (nc_fail_level == "warning") nc.fail_level = greslint::FailLevel::warning;
+      else if (nc_fail_level == "note") nc.fail_level = greslint::FailLevel::note;
+      else if (nc_fail_level == "never") nc.fail_level = greslint::FailLevel::never;
+      else {
+        std::cerr << "greslint: --fail-level takes error, warning, note or never\n";
+        return 2;
+      }
+      nc.color = nc_color == "always" || (nc_color == "auto" && ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR"));
+      return greslint::run_node_check(nc, std::cout, std::cerr);
     }
     if (*hostlist) {
       mode = fold ? 'f' : count ? 'c' : 'e';

@@ -81,6 +81,14 @@ const std::vector<const RuleInfo*>& all_rules() {
       &rules::GRS407,
       &rules::GRS408,
       &rules::GRS410,
+      &rules::GRS501,
+      &rules::GRS502,
+      &rules::GRS503,
+      &rules::GRS504,
+      &rules::GRS505,
+      &rules::GRS506,
+      &rules::GRS507,
+      &rules::GRS508,
   };
   return rules;
 }

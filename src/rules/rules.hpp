@@ -86,4 +86,13 @@ extern const RuleInfo GRS406;  // gpus-not-isolated
 extern const RuleInfo GRS407;  // gpu-partition-without-gpus
 extern const RuleInfo GRS408;  // gpu-node-in-no-partition
 extern const RuleInfo GRS410;  // autodetect-needs-library
+// GRS5xx: the configuration against the node's hardware (greslint node-check).
+extern const RuleInfo GRS501;  // device-file-missing
+extern const RuleInfo GRS502;  // gpu-not-configured
+extern const RuleInfo GRS503;  // gpu-count-drains-node
+extern const RuleInfo GRS504;  // cores-not-gpu-local
+extern const RuleInfo GRS505;  // cpu-ids-as-core-ids
+extern const RuleInfo GRS506;  // node-topology-differs
+extern const RuleInfo GRS507;  // type-not-in-model-name
+extern const RuleInfo GRS508;  // autodetect-affinity-splits-socket
 }  // namespace greslint::rules
