@@ -17,7 +17,7 @@ The cluster is what a large GPU site looks like:
     dead GPU runs with 7, so slurm.conf and gres.conf each have a line for that node and
     the rack lines skip it (r0003n[001-016,018-100]);
   * slurm.conf Includes nodes.conf and partitions.conf; gres.conf Includes one file per
-    GPU type (gres-<type>.conf);
+    GPU type (gres-<type>.conf); cgroup.conf confines devices, slurmdbd accounts gres/gpu;
   * one partition per GPU type whose Nodes= is a two-bracket hostlist
     (r[0001-0400]n[001-100]) plus an `all` partition.
 
@@ -29,7 +29,9 @@ size the last rack line is split and only part of it is broken. KINDs:
 
   count-mismatch      gres.conf lists 7 devices where slurm.conf configures 8
   type-mismatch       gres.conf Type= is spelled in upper case (A100 vs a100)
-  padding-typo        gres.conf NodeName= drops the zero padding (r0007n[1-100])
+  padding-typo        gres.conf NodeName= drops the zero padding (r0007n[1-100]; a slot whose
+                      number has the full width already, like n100, is spelled the same
+                      and stays valid)
   cores-out-of-range  Cores= uses hyperthread CPU ids beyond the node's cores
   missing-file        one of the two lines of a rack has Count=4 instead of File=
   duplicate-file      both lines of a rack list /dev/nvidia4
@@ -106,13 +108,15 @@ class Cluster:
         # Racks per GPU type: contiguous blocks; mi250 only on clusters of 8 racks or more.
         mix = MIX if self.racks >= 8 else MIX[:3]
         total = sum(w for _, w in mix)
+        quota = [self.racks * w / total for _, w in mix]
+        count = [int(q) for q in quota]
+        # Largest remainder first, so a one-rack cluster gets the biggest generation.
+        by_remainder = sorted(range(len(mix)), key=lambda k: (-(quota[k] - count[k]), k))
+        for k in by_remainder[:self.racks - sum(count)]:
+            count[k] += 1
         self.rack_type = []
-        for k, (t, w) in enumerate(mix):
-            want = self.racks - len(self.rack_type) if k == len(mix) - 1 else round(self.racks * w / total)
-            want = max(0, min(want, self.racks - len(self.rack_type)))
-            self.rack_type += [t] * want
-        while len(self.rack_type) < self.racks:
-            self.rack_type.append(mix[0][0])
+        for (t, _), c in zip(mix, count):
+            self.rack_type += [t] * c
         self.types = [t for t, _ in mix if t in self.rack_type]
         # Slots of each rack (the last rack may be short).
         self.slots = []
@@ -170,6 +174,10 @@ class Cluster:
             "SlurmdSpoolDir=/var/spool/slurmd",
             "SchedulerType=sched/backfill",
             "MaxJobCount=200000",
+            "AccountingStorageType=accounting_storage/slurmdbd",
+            "AccountingStorageHost=dbd01",
+            "AccountingStorageTRES=gres/gpu",
+            "AccountingStorageEnforce=associations,limits,qos,safe",
             "",
             "Include nodes.conf",
             "Include partitions.conf",
@@ -273,6 +281,8 @@ class Cluster:
             "nodes.conf": self.nodes_conf(),
             "partitions.conf": self.partitions_conf(),
             "gres.conf": self.gres_conf(),
+            # Jobs see only the GPUs they were given (GRS406 otherwise).
+            "cgroup.conf": "ConstrainCores=yes\nConstrainDevices=yes\nConstrainRAMSpace=yes\n",
         }
         for t in self.types:
             files["gres-%s.conf" % t] = self.gres_type_conf(t)
@@ -308,7 +318,7 @@ def main(argv=None):
     c = Cluster(args)
     c.write(args.out)
     broken = sum(len(v[1]) for v in c.broken.values())
-    print("%s: %d nodes in %d racks (%s), %d exception nodes, %d broken nodes"
+    print("%s: %d nodes in %d racks (%s), %d exception nodes, %d nodes on broken lines"
           % (args.out, args.nodes, c.racks, "/".join(c.types),
              sum(len(v) for v in c.exceptions.values()), broken), file=sys.stderr)
 

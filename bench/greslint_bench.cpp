@@ -8,6 +8,8 @@
 //   BM_HostlistExpand  the same list parsed and expanded to every host name (for_each)
 //   BM_HostlistFind    Hostlist::find of every node name in that list (the hash index)
 //   BM_FoldHostnames   fold_hostnames of every node name (how findings name their nodes)
+//   BM_HostlistCommand `greslint hostlist -e` in process, output discarded, on the two
+//                      65,536-host expressions bench/run.sh compares with scontrol and nodeset
 //   BM_Analyze         analyze(): both readers, the model, every node class evaluated
 //   BM_Lint            run_lint() as `greslint lint DIR --slurm-version 22.05` runs it,
 //                      text report into memory
@@ -27,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "greslint/commands.hpp"
 #include "greslint/config.hpp"
 #include "greslint/hostlist.hpp"
 #include "greslint/lint.hpp"
@@ -151,6 +154,27 @@ void BM_FoldHostnames(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+/// Discards what it is given, like /dev/null.
+class NullBuffer : public std::streambuf {
+ protected:
+  std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+  int overflow(int c) override { return traits_type::not_eof(c); }
+};
+
+const char* const kExpandExprs[] = {"node[0-65535]", "r[001-256]n[001-256]"};
+
+void BM_HostlistCommand(benchmark::State& state) {
+  const std::vector<std::string> exprs{kExpandExprs[state.range(0)]};
+  NullBuffer null;
+  std::ostream out(&null);
+  std::ostringstream err;
+  for (auto _ : state) {
+    if (run_hostlist_command('e', kProfile, exprs, out, err) != 0) state.SkipWithError("hostlist failed");
+  }
+  state.SetLabel(exprs.front());
+  state.SetItemsProcessed(state.iterations() * 65536);
+}
+
 void BM_Analyze(benchmark::State& state) {
   const std::string dir = cluster_dir(state.range(0));
   LintInputs in;
@@ -192,6 +216,7 @@ BENCHMARK(BM_HostlistParse)->Apply(sizes);
 BENCHMARK(BM_HostlistExpand)->Apply(sizes);
 BENCHMARK(BM_HostlistFind)->Apply(sizes);
 BENCHMARK(BM_FoldHostnames)->Apply(sizes);
+BENCHMARK(BM_HostlistCommand)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Analyze)->Apply(sizes);
 BENCHMARK(BM_Lint)->Apply(sizes);
 

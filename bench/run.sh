@@ -17,7 +17,8 @@
 #
 # Environment: BUILD_DIR (default <repo>/build-bench), DATA_DIR (default $BUILD_DIR/bench-data),
 # OUT_DIR (default $BUILD_DIR/bench-results), RUNS (hyperfine runs, default 30), JOBS (default 2),
-# SKIP_BUILD=1 (use the binaries already in BUILD_DIR).
+# SKIP_BUILD=1 (use the binaries already in BUILD_DIR), GRESLINT_BIN and BENCH_BIN (measure other
+# binaries, e.g. an older build, with the same harness; implies SKIP_BUILD=1).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -40,13 +41,13 @@ mkdir -p "$DATA" "$OUT"
 rm -f "$OUT"/*.json "$OUT"/*.txt "$OUT"/*.md
 
 # ---- 1. build ------------------------------------------------------------------------------
-if [ "${SKIP_BUILD:-0}" != 1 ]; then
+if [ "${SKIP_BUILD:-0}" != 1 ] && [ -z "${GRESLINT_BIN:-}" ]; then
   say "building Release in $BUILD"
   cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRESLINT_BENCH=ON >&2
   cmake --build "$BUILD" -j"$JOBS" --target greslint greslint_bench >&2
 fi
-G=$BUILD/greslint
-BENCH=$BUILD/bench/greslint_bench
+G=${GRESLINT_BIN:-$BUILD/greslint}
+BENCH=${BENCH_BIN:-$BUILD/bench/greslint_bench}
 [ -x "$G" ] && [ -x "$BENCH" ] || { echo "bench/run.sh: no $G or $BENCH" >&2; exit 2; }
 
 # ---- 2. clusters -----------------------------------------------------------------------------
@@ -78,18 +79,29 @@ say "Google Benchmarks (5 repetitions, medians)"
   --benchmark_out="$OUT/gbench.json" --benchmark_out_format=json >&2
 
 # ---- 4. whole processes ----------------------------------------------------------------------
-hf() {  # hf NAME [hyperfine options] COMMAND...
+hf() {  # [WARMUP=n] hf NAME [hyperfine options] COMMAND...
   local name=$1; shift
-  hyperfine -N --style basic --warmup 3 --export-json "$OUT/hf-$name.json" "$@" >&2
+  hyperfine -N --style basic --warmup "${WARMUP:-3}" --export-json "$OUT/hf-$name.json" "$@" >&2
 }
 say "whole-process timings (hyperfine, $RUNS runs each)"
 hf floor --runs "$RUNS" "/bin/true"
 for n in 10 "${SIZES[@]}"; do
   hf "lint-$n" --runs "$RUNS" "$G lint $DATA/c$n --slurm-version $VERSION"
 done
-hf lint-10-autoversion --runs "$RUNS" "$G lint $DATA/c10"
+# Without --slurm-version greslint runs `scontrol --version` through popen. Debian's scontrol
+# reads slurm.conf before it prints its version: with no slurm.conf it tries a DNS SRV lookup
+# and fails (greslint then takes the newest profile), so both cases are timed.
+SC="$DATA/scontrol"
+mkdir -p "$SC"
+printf 'ClusterName=bench\nSlurmctldHost=localhost\n' >"$SC/slurm.conf"
 if command -v scontrol >/dev/null; then
-  hf scontrol-version --runs "$RUNS" "scontrol --version"
+  SLURM_CONF="$SC/slurm.conf" hf lint-10-autoversion --runs "$RUNS" "$G lint $DATA/c10"
+  SLURM_CONF="$SC/slurm.conf" hf scontrol-version --runs "$RUNS" "scontrol --version"
+  if [ ! -e /etc/slurm/slurm.conf ] && [ -z "${SLURM_CONF:-}" ]; then
+    hf lint-10-autoversion-noconf --runs "$RUNS" "$G lint $DATA/c10"
+  fi
+else
+  hf lint-10-autoversion --runs "$RUNS" "$G lint $DATA/c10"
 fi
 hf lint-100000-broken --runs 10 -i "$G lint $BROKEN --slurm-version $VERSION"
 
@@ -106,10 +118,7 @@ say "findings on 100,000 nodes with 1% broken"
 "$G" nodes "$BROKEN" --slurm-version "$VERSION" --format json >"$OUT/broken-nodes.json" || true
 
 say "hostlist expansion: greslint vs scontrol vs nodeset"
-SC="$DATA/scontrol"
-mkdir -p "$SC"
-printf 'ClusterName=bench\nSlurmctldHost=localhost\n' >"$SC/slurm.conf"
-export SLURM_CONF="$SC/slurm.conf"
+export SLURM_CONF="$SC/slurm.conf"  # scontrol show hostnames needs a slurm.conf to start
 EXPRS=("node[0-65535]" "r[001-256]n[001-256]")
 : >"$OUT/hostlist-same.txt"
 for k in 0 1; do
@@ -127,14 +136,14 @@ for k in 0 1; do
     nodeset -e "$e" | tr ' ' '\n' >"$OUT/hl-nodeset-$k.txt"
     cmp -s <(sort "$OUT/hl-greslint-$k.txt") <(sort "$OUT/hl-nodeset-$k.txt") && s=same || s=DIFFERENT
     echo "$k nodeset $s" >>"$OUT/hostlist-same.txt"
-    hf "hl-nodeset-$k" --runs 5 --warmup 1 "nodeset -e $e"
+    WARMUP=1 hf "hl-nodeset-$k" --runs 5 "nodeset -e $e"
   fi
 done
 # Startup alone (a one-host list), to separate the expansion from process start.
 cmds=("$G hostlist -e n1")
 command -v scontrol >/dev/null && cmds+=("scontrol show hostnames n1")
 hf hl-startup --runs "$RUNS" "${cmds[@]}"
-command -v nodeset >/dev/null && hf hl-nodeset-startup --runs 5 --warmup 1 "nodeset -e n1"
+command -v nodeset >/dev/null && WARMUP=1 hf hl-nodeset-startup --runs 5 "nodeset -e n1"
 
 # ---- 5. report ------------------------------------------------------------------------------
 python3 "$ROOT/bench/report.py" --out "$OUT" --exprs "${EXPRS[@]}" | tee "$OUT/results.md"

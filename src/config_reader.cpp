@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Slurm's s_p_parse_file, re-done with spans: logical lines, Key=Value matching,
 // one top-level key per line, records, Include, conversions and their messages.
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
-#include <fstream>
 #include <optional>
 #include <unordered_map>
-#include <sstream>
 
 #include "greslint/config.hpp"
 #include "rules/rules.hpp"
@@ -22,6 +22,10 @@ namespace {
 
 constexpr std::size_t kMaxFileBytes = 64u << 20;  // far above any real config; bounds memory
 constexpr int kMaxIncludeDepth = 64;
+/// Files (and bytes) one run reads through Include: a file that includes the next one twice,
+/// 40 deep, would otherwise be read 2^40 times. Slurm has no such stop (nor a depth limit).
+constexpr std::size_t kMaxSourceFiles = 1024;
+constexpr std::size_t kMaxSourceBytes = 2 * kMaxFileBytes;
 
 /// A logical line: cooked text plus, for each cooked byte, its physical offset.
 struct LogicalLine {
@@ -161,9 +165,12 @@ class Reader {
       }
       const bool continued = run % 2 == 1;
       std::uint32_t keep_end = continued ? scan + std::uint32_t(run) - 1 : content_end;
-      for (std::uint32_t i = pos; i < keep_end; ++i) {
-        raw.push_back(text[i]);
-        raw_offsets.push_back(i);
+      if (keep_end > pos) {
+        // In bulk: per-byte push_back made a 10 MB line cost 20 million of them.
+        raw.append(text.data() + pos, keep_end - pos);
+        const std::size_t at = raw_offsets.size();
+        raw_offsets.resize(at + (keep_end - pos));
+        for (std::uint32_t i = pos; i < keep_end; ++i) raw_offsets[at + (i - pos)] = i;
       }
       l.end = continued ? line_end : keep_end;
       pos = next;
@@ -216,6 +223,10 @@ class Reader {
     std::size_t ptr = m->end;
     if (auto sub = record_table(options_.table, key)) {
       d.kind = Directive::Kind::record;
+      // Index of the last pair of each key: a duplicate is reported against the previous
+      // occurrence, as for top-level keys (a scan of every earlier pair was quadratic: a 10 MB
+      // line of repeated CPUs=1 never finished).
+      std::unordered_map<const KeySpec*, std::size_t> last_of;
       while (auto sm = match_key_value(s, ptr)) {
         std::string_view sub_key = s.substr(sm->key_begin, sm->key_end - sm->key_begin);
         const KeySpec* sub_spec = find_key(*sub, sub_key, profile_.version());
@@ -232,9 +243,17 @@ class Reader {
         check_joins(file, l, *sm);
         check_empty_value(file, l, *sm);
         if (sub_spec->type != ValueType::array && sub_spec->type != ValueType::line &&
-            sub_spec->type != ValueType::expline)
-          for (std::size_t k = 1; k < d.pairs.size(); ++k)
-            if (d.pairs[k].spec == sub_spec) duplicate(d.pairs[k], kv);
+            sub_spec->type != ValueType::expline) {
+          auto [seen, fresh] = last_of.emplace(sub_spec, d.pairs.size());
+          if (!fresh) {
+            duplicate(d.pairs[seen->second], kv);
+            // Slurm keeps the last value: it takes the earlier pair's place, so a line that
+            // repeats one key a million times holds one pair (find() saw only the last anyway).
+            d.pairs[seen->second] = std::move(kv);
+            ptr = sm->end;
+            continue;
+          }
+        }
         d.pairs.push_back(std::move(kv));
         ptr = sm->end;
       }
@@ -295,6 +314,7 @@ class Reader {
   }
 
   void duplicate(const KeyValue& first, const KeyValue& again) {
+    if (out_.skip(rules::GRS004)) return;  // past the limit: counted, not formatted
     const char* n = again.spec->type == ValueType::pointer ? "2" : "1";
     out_.report(rules::GRS004, again.key_span,
                 fmt::format("{} is given more than once; Slurm uses the last value ({})", again.spec->name,
@@ -308,6 +328,8 @@ class Reader {
                    ConfigFile& result) {
     std::string key = l.text.substr(m.key_begin, m.key_end - m.key_begin);
     Span span = span_of(file, l, m.key_begin, m.key_end);
+    // Past the cap the finding is dropped: skip the "did you mean" search over every key.
+    const bool dropped = out_.saturated(rules::GRS002);
     std::string where = in_record ? fmt::format(" in a {} record", table_label(table)) : std::string();
     std::string slurm = in_record ? fmt::format("Parsing error at unrecognized key: {}", key)
                                   : fmt::format("_parse_next_key: Parsing error at unrecognized key: {}", key);
@@ -315,7 +337,7 @@ class Reader {
                          fmt::format("Slurm {} does not know the key {}{}", profile_.version().str(), key, where))
                  .slurm(slurm)
                  .effect(Effect::fatal, daemon_for(options_.table));
-    std::string_view guess = closest_key(table, key, profile_.version());
+    std::string_view guess = dropped ? std::string_view() : closest_key(table, key, profile_.version());
     if (!guess.empty())
       b.help(fmt::format("did you mean {}?", guess));
     else
@@ -365,6 +387,10 @@ class Reader {
              options_.table == KeyTable::cgroup_conf)
       help = "only record lines (NodeName=, PartitionName=, Name=, ...) take several Key=Value pairs; "
              "put each setting on its own line";
+    if (out_.skip(rules::GRS001)) {  // past the limit: counted, not formatted
+      result.failed = true;
+      return;
+    }
     out_.report(rules::GRS001, span_of(file, l, b, e),
                 fmt::format("Slurm cannot parse \"{}\" on this line", shown))
         .slurm(fmt::format("Parse error in file {} line {}: \"{}\"", sources_.path(file), l.first_line, leftover))
@@ -439,13 +465,33 @@ class Reader {
                                                                      : options_.slurm_conf_dir;
     std::string full = path.empty() || path[0] == '/' ? path : join_path(base, path);
     if (!only_space(s.substr(fn_end))) parse_error(file, l, fn_end, result);
-    if (std::find(stack_.begin(), stack_.end(), full) != stack_.end() || depth >= kMaxIncludeDepth) {
+    if (std::find(stack_.begin(), stack_.end(), full) != stack_.end()) {
       fail(fmt::format("Include {} includes itself (directly or through other files)", name),
            failed_line, "remove the cycle of Include lines");
       return;
     }
+    if (depth >= kMaxIncludeDepth) {
+      // Slurm recurses until it runs out of file descriptors; greslint stops earlier.
+      fail(fmt::format("Include {} is nested more than {} files deep; greslint stops here", name, kMaxIncludeDepth),
+           failed_line, "flatten the chain of Include lines");
+      return;
+    }
+    if (sources_.file_count() >= kMaxSourceFiles || source_bytes() > kMaxSourceBytes) {
+      fail(fmt::format("Include {} would take greslint past {} files or {} MiB read in one run; it stops "
+                       "reading Includes here",
+                       name, kMaxSourceFiles, kMaxSourceBytes >> 20),
+           failed_line, "include each file once (an Include that fans out is read again each time)");
+      return;
+    }
     struct stat st {};
     if (::stat(full.c_str(), &st) != 0) {
+      const int stat_errno = errno;
+      if (stat_errno != ENOENT && stat_errno != ENOTDIR) {
+        // A symlink loop, a path too long, a directory we may not search: not "missing".
+        fail(fmt::format("included file {} cannot be read: {}", full, std::strerror(stat_errno)),
+             failed_line, "point the Include at a readable regular file");
+        return;
+      }
       if (!path.empty() && path[0] != '/') {
         // The other releases' base directory: what the admin probably meant.
         std::string other = join_path(profile_.include_relative_to_including_file() ? options_.slurm_conf_dir
@@ -471,9 +517,17 @@ class Reader {
     parse(inc, result, depth + 1);
   }
 
+  /// Bytes of every file read so far in this run.
+  std::size_t source_bytes() const {
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < sources_.file_count(); ++i) total += sources_.text(FileId{std::uint16_t(i)}).size();
+    return total;
+  }
+
   /// Reads `path` for its directives only (no findings) into result.recovered.
   void recover(const std::string& path, ConfigFile& result, int depth) {
     if (depth >= 4 || std::find(stack_.begin(), stack_.end(), path) != stack_.end()) return;
+    if (sources_.file_count() >= kMaxSourceFiles || source_bytes() > kMaxSourceBytes) return;
     std::string text, error;
     if (!read_file_bounded(path, text, error) || text.empty()) return;
     Reporter quiet;
@@ -504,8 +558,19 @@ const KeyValue* Directive::find(std::string_view key) const {
 }
 
 bool read_file_bounded(const std::string& path, std::string& text, std::string& error) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (and a /proc file that would block
+  // on read fails instead). fstat on the open descriptor: what is checked is what is read.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
+  if (::fstat(fd, &st) != 0) {
     error = std::strerror(errno);
     return false;
   }
@@ -517,22 +582,32 @@ bool read_file_bounded(const std::string& path, std::string& text, std::string& 
     error = "not a regular file";
     return false;
   }
-  if (std::size_t(st.st_size) > kMaxFileBytes) {
-    error = fmt::format("larger than greslint's limit of {} MiB", kMaxFileBytes >> 20);
+  const std::string too_large = fmt::format("larger than greslint's limit of {} MiB", kMaxFileBytes >> 20);
+  if (std::uint64_t(st.st_size) > kMaxFileBytes) {
+    error = too_large;
     return false;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = std::strerror(errno ? errno : EACCES);
-    return false;
+  // Never more than the limit plus one byte: /proc and /sys files report a size of 0 (and
+  // /proc/self/pagemap would go on for 256 GB), and a file can grow while it is read.
+  std::string buffer(std::max<std::size_t>(std::size_t(st.st_size) + 1, 4096), '\0');
+  std::size_t got = 0;
+  for (;;) {
+    if (got == buffer.size()) buffer.resize(std::min(buffer.size() * 2, kMaxFileBytes + 1));
+    const ssize_t n = ::read(fd, buffer.data() + got, buffer.size() - got);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error = std::strerror(errno);
+      return false;
+    }
+    if (n == 0) break;
+    got += std::size_t(n);
+    if (got > kMaxFileBytes) {
+      error = too_large;
+      return false;
+    }
   }
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  text = buf.str();
-  if (text.size() > kMaxFileBytes) {
-    error = fmt::format("larger than greslint's limit of {} MiB", kMaxFileBytes >> 20);
-    return false;
-  }
+  buffer.resize(got);
+  text = std::move(buffer);
   return true;
 }
 
@@ -625,7 +700,9 @@ ConfigFile read_config_file(const std::string& path, const ReadOptions& options,
   ConfigFile result;
   result.path = path;
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return result;  // callers decide what a missing file means
+  // Callers decide what a missing file means; any other stat() failure (a symlink loop, a
+  // directory we may not search) is a file Slurm cannot read.
+  if (::stat(path.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) return result;
   result.exists = true;
   std::string text, error;
   if (!read_file_bounded(path, text, error)) {

@@ -118,16 +118,17 @@ GresCount count_gres(std::string_view gres, std::string_view name) {
 }
 
 std::optional<std::vector<std::uint32_t>> parse_core_list(std::string_view text, std::uint32_t nbits) {
-  std::vector<std::uint32_t> out;
-  auto add = [&](std::uint64_t i) -> bool {
-    if (i >= nbits) return false;
-    out.push_back(std::uint32_t(i));
-    return true;
-  };
   // Keep only what bit_unfmt reads; with a ':' the step form a-b:s is accepted.
   std::string clean;
   for (char c : text)
     if (is_digit(c) || c == '-' || c == ',' || c == ':') clean.push_back(c);
+  // First the items and how many indexes they name: a node can claim 65535 x 65535 cores, and
+  // Cores=0-4294836224 must not become a 16 GB vector.
+  struct Item {
+    std::uint64_t lo, hi, step;
+  };
+  std::vector<Item> items;
+  std::uint64_t total = 0;
   for (std::string_view item : split_commas(clean)) {
     if (item.empty()) continue;
     std::uint64_t step = 1;
@@ -147,9 +148,17 @@ std::optional<std::vector<std::uint32_t>> parse_core_list(std::string_view text,
       hi = h;
     }
     if (std::uint64_t(hi) >= nbits && hi >= lo) return std::nullopt;
-    for (long long i = lo; i <= hi; i += static_cast<long long>(step))
-      if (!add(std::uint64_t(i))) return std::nullopt;
+    if (hi < lo) continue;  // names nothing (bit_unfmt's loop does not run)
+    items.push_back(Item{std::uint64_t(lo), std::uint64_t(hi), step});
+    total += (std::uint64_t(hi) - std::uint64_t(lo)) / step + 1;
   }
+  std::vector<std::uint32_t> out;
+  if (total > kMaxCoreIndexes) return out;  // valid, but too many to list (see the header)
+  out.reserve(std::size_t(total));
+  // i <= hi < nbits <= 2^32, so i + step cannot overflow (a signed i += step did, for a step
+  // near LLONG_MAX).
+  for (const Item& it : items)
+    for (std::uint64_t i = it.lo; i <= it.hi; i += it.step) out.push_back(std::uint32_t(i));
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;

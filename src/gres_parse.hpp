@@ -37,9 +37,14 @@ std::optional<std::uint64_t> suffix_multiplier(std::string_view suffix);
 /// gres.conf Count=: strtoll base 10 then suffix; nullopt if invalid.
 std::optional<std::uint64_t> parse_gres_count(std::string_view text);
 
+/// Most core indexes parse_core_list lists (no real node comes near; Slurm's own bitmaps for
+/// 65535 x 65535 cores would take 512 MB).
+inline constexpr std::uint64_t kMaxCoreIndexes = std::uint64_t(1) << 20;
+
 /// bit_unfmt of a Cores=/CPUs= list: the core indexes, or nullopt when any index is
 /// >= nbits or the text cannot be read. Characters other than digits, '-' and ','
-/// are ignored, as Slurm does.
+/// are ignored, as Slurm does. A valid list naming more than kMaxCoreIndexes cores gives an
+/// empty vector: valid, but not listed (so not checked against socket boundaries).
 std::optional<std::vector<std::uint32_t>> parse_core_list(std::string_view text, std::uint32_t nbits);
 
 /// gres_links_validate: empty string when valid, else Slurm's message.

@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fmt/format.h>
 #include <fstream>
 #include <memory>
@@ -56,14 +58,19 @@ std::optional<std::string> locate_slurm_conf(const LintOptions& o, std::ostream&
   else if (const char* env = std::getenv("SLURM_CONF")) path = env;
   else path = "/etc/slurm/slurm.conf";
   struct stat st {};
+  // Paths are echoed sanitised: a directory name can hold a terminal escape too.
   if (::stat(path.c_str(), &st) != 0) {
-    err << fmt::format("greslint: {}: no such file or directory\n", path);
+    err << fmt::format("greslint: {}: {}\n", sanitize_for_output(path),
+                       errno == ENOENT ? "no such file or directory" : std::strerror(errno));
     return std::nullopt;
   }
   if (S_ISDIR(st.st_mode)) {
     std::string conf = join_path(path, "slurm.conf");
     if (::stat(conf.c_str(), &st) != 0) {
-      err << fmt::format("greslint: {} holds no slurm.conf\n", path);
+      if (errno == ENOENT || errno == ENOTDIR)
+        err << fmt::format("greslint: {} holds no slurm.conf\n", sanitize_for_output(path));
+      else  // e.g. a slurm.conf that is a symlink loop
+        err << fmt::format("greslint: {}: {}\n", sanitize_for_output(conf), std::strerror(errno));
       return std::nullopt;
     }
     return conf;
@@ -278,6 +285,12 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
     emit_report(o.format, report, run->sources, eo, file);
   } else if (!(o.quiet && report.diagnostics.empty())) {
     emit_report(o.format, report, run->sources, eo, out);
+  }
+  if (!run->reporter.dropped().empty()) {
+    std::string dropped;
+    for (const auto& [id, n] : run->reporter.dropped()) dropped += fmt::format("{}{} more {}", dropped.empty() ? "" : ", ", n, id);
+    err << fmt::format("greslint: note: at most {} findings of one rule are reported; not reported: {}\n",
+                       Reporter::kMaxPerRule, dropped);
   }
   Severity threshold = Severity::error;
   switch (o.fail_level) {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -29,6 +30,18 @@ std::string_view to_string(Verdict v) noexcept {
 }
 
 namespace {
+
+/// greslint's own stops (docs/robustness.md): the model turns hostlists into names, and one
+/// token can name 2^31 hosts (Slurm's int), a line can hold many such tokens, a file many
+/// lines. No real cluster comes near either limit.
+constexpr std::uint64_t kMaxNodes = std::uint64_t(1) << 20;          ///< slurm.conf nodes
+constexpr std::uint64_t kMaxExpandedNames = std::uint64_t(1) << 24;  ///< names made from hostlists, one run
+
+/// Thrown past those limits; analyze() turns it into one finding at `span`.
+struct LimitExceeded {
+  Span span;
+  std::string message;
+};
 
 constexpr std::string_view kNodesToken = "\x01NODES\x01";
 /// Stands for the one node a Slurm log line or drain reason names; replaced per node.
@@ -261,6 +274,14 @@ class Analyzer {
   void degrade(NodeClass& cls) {
     if (cls.verdict == Verdict::ok) cls.verdict = Verdict::degraded;
   }
+  /// Every host or device name the model makes from a hostlist counts against one budget.
+  void spend(const Hostlist& list, Span where) {
+    expanded_ += list.size();
+    if (expanded_ > kMaxExpandedNames)
+      throw LimitExceeded{where, fmt::format("greslint stops here: this list names {} hosts or files, which takes the "
+                                             "names it expands in one run past its limit of {}",
+                                             list.size(), kMaxExpandedNames)};
+  }
   const KeyValue* setting(std::string_view key) const {
     auto it = settings_.find(to_lower(key));
     return it == settings_.end() ? nullptr : it->second;
@@ -290,12 +311,14 @@ class Analyzer {
   const KeyValue* global_autodetect_kv_ = nullptr;
   bool ctld_fatal_ = false;
   std::string ctld_reason_;
+  std::uint64_t expanded_ = 0;  ///< names made from hostlists so far (see spend())
   // Diagnostics found while evaluating a class are merged across classes.
   std::map<std::tuple<std::string_view, std::uint16_t, std::uint32_t, std::string>, Pending> pending_;
   const std::vector<std::uint32_t>* current_nodes_ = nullptr;
 };
 
 DiagnosticBuilder Analyzer::report_for(const RuleInfo& rule, Span span, std::string message) {
+  message = clip_text(std::move(message));  // before it becomes a key: a value can be 10 MB
   auto key = std::make_tuple(rule.id, span.file.index, span.begin, message);
   auto it = pending_.find(key);
   if (it == pending_.end()) {
@@ -412,8 +435,8 @@ void Analyzer::build_nodes() {
     node_lists.push_back(parse_hostlist(d.head().value, d.head().value_span, profile_));
     if (node_lists.back().ok()) node_total += node_lists.back().list->size();
   }
-  // Capped: a list can name 2^31 hosts, which would fail here rather than where Slurm fails.
-  const std::size_t expected = std::size_t(std::min<std::uint64_t>(node_total, 1u << 22));
+  // Capped: one token can name 2^31 hosts, and past kMaxNodes the model stops anyway.
+  const std::size_t expected = std::size_t(std::min<std::uint64_t>(node_total, kMaxNodes));
   cluster_.node_names.reserve(expected);
   node_line_of_.reserve(expected);
   node_index_.reserve(expected);
@@ -543,6 +566,12 @@ void Analyzer::build_nodes() {
         if (!ctld_fatal_) { ctld_fatal_ = true; ctld_reason_ = slurm; }
       }
     }
+    if (cluster_.node_names.size() + names.list->size() > kMaxNodes)
+      throw LimitExceeded{head.value_span,
+                          fmt::format("greslint stops here: this line names {} nodes, which takes slurm.conf past "
+                                      "its limit of {} nodes",
+                                      names.list->size(), kMaxNodes)};
+    spend(*names.list, head.value_span);
     const auto line_index = std::uint32_t(node_lines_.size());
     node_lines_.push_back(std::move(line));
     names.list->for_each([&](const std::string& host, const HostRange& r) {
@@ -575,6 +604,7 @@ void Analyzer::build_nodes() {
     if (!l.ok()) continue;
     std::vector<std::string> unknown;
     std::uint32_t previous = NodeIndex::kNone;
+    spend(*l.list, nodes->value_span);
     l.list->for_each([&](const std::string& host, const HostRange&) {
       if (node_index_.find_near(cluster_.node_names, host, previous) == NodeIndex::kNone && !nodesets.count(host) &&
           unknown.size() < 64)
@@ -628,7 +658,8 @@ void Analyzer::read_gres_conf() {
   }
   // Slurm's record list: every Name= record, then every NodeName= record.
   gres_lines_ = std::move(global);
-  gres_lines_.insert(gres_lines_.end(), scoped.begin(), scoped.end());
+  // Moved, not copied: each line owns its parsed hostlist (thousands of lines on a large cluster).
+  gres_lines_.insert(gres_lines_.end(), std::make_move_iterator(scoped.begin()), std::make_move_iterator(scoped.end()));
 }
 
 Cluster Analyzer::run() {
@@ -666,6 +697,7 @@ Cluster Analyzer::run() {
     if (!g.nodes) continue;
     std::vector<std::string> unknown;
     bool any = false;
+    spend(*g.nodes, g.d->head().value_span);
     std::uint32_t previous = NodeIndex::kNone;
     g.nodes->for_each([&](const std::string& host, const HostRange&) {
       const std::uint32_t n = node_index_.find_near(node_names, host, previous);
@@ -764,7 +796,7 @@ Cluster Analyzer::run() {
       // Slurm names one node per log line; a grouped finding shows the group.
       while ((at = s->find(kNodeToken)) != std::string::npos) s->replace(at, kNodeToken.size(), p.d.nodes);
     }
-    out_.diagnostics().push_back(std::move(p.d));
+    out_.add(std::move(p.d));  // the per-rule limit applies to merged findings too
   }
   return std::move(cluster_);
 }
@@ -776,7 +808,17 @@ Cluster Analyzer::run() {
 
 Cluster analyze(const LintInputs& inputs, const VersionProfile& profile, SourceManager& sources, Reporter& out) {
   Analyzer a(inputs, profile, sources, out);
-  return a.run();
+  try {
+    return a.run();
+  } catch (const LimitExceeded& e) {
+    // What Slurm does with such a configuration is beyond a model: report where greslint
+    // stopped, and no nodes.
+    out.report(rules::GRS008, e.span, e.message)
+        .effect(Effect::none, Daemon::none)
+        .help(fmt::format("greslint models at most {} nodes and makes at most {} names from hostlists per run",
+                          kMaxNodes, kMaxExpandedNames));
+    return Cluster{};
+  }
 }
 
 }  // namespace greslint

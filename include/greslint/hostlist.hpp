@@ -41,6 +41,8 @@ struct HostRange {
   std::uint64_t count() const noexcept { return numeric ? hi - lo + 1 : 1; }
   /// The i-th host of the range, 0 <= i < count().
   std::string host(std::uint64_t i) const;
+  /// Appends host(i) to `out`: expanding into one buffer allocates nothing per host.
+  void append_host(std::uint64_t i, std::string& out) const;
 };
 
 /// An expanded-on-demand hostlist: an ordered list of ranges; duplicates are kept.
@@ -55,11 +57,17 @@ class Hostlist {
   std::uint64_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
 
-  /// Calls fn(host_name, range) for every host in order.
+  /// Calls fn(host_name, range) for every host in order. host_name is valid only during
+  /// the call (one buffer is reused, so names longer than 15 bytes cost no allocation each).
   template <typename Fn>
   void for_each(Fn&& fn) const {
+    std::string name;
     for (const HostRange& r : ranges_)
-      for (std::uint64_t i = 0; i < r.count(); ++i) fn(r.host(i), r);
+      for (std::uint64_t i = 0; i < r.count(); ++i) {
+        name.clear();
+        r.append_host(i, name);
+        fn(static_cast<const std::string&>(name), r);
+      }
   }
   /// Every host name in Slurm's order (what `scontrol show hostnames` prints).
   std::vector<std::string> expand() const;

@@ -10,6 +10,9 @@ namespace {
 
 constexpr unsigned kTabStop = 8;
 constexpr std::size_t kMinGutter = 5;
+/// Lines longer than this are excerpted around the span, with this much context before it.
+constexpr std::size_t kMaxExcerptBytes = 1024;
+constexpr std::size_t kExcerptContext = 256;
 
 struct Style {
   bool on;
@@ -131,20 +134,37 @@ class TextEmitter {
 
   void excerpt(Span span) {
     const LineCol begin = sources_.line_col(span.file, span.begin);
-    const std::string_view line = sources_.line_text(span.file, begin.line);
-    const RenderedLine rendered = render_line(line);
+    std::string_view line = sources_.line_text(span.file, begin.line);
     const std::size_t width = std::max(kMinGutter, std::to_string(begin.line).size());
 
-    const std::size_t first = std::min<std::size_t>(begin.column - 1, line.size());
+    std::size_t first = std::min<std::size_t>(begin.column - 1, line.size());
     const LineCol end = sources_.line_col(span.file, span.end);
     // A span that runs past this line is underlined to the end of the line.
-    const std::size_t last = end.line == begin.line ? std::min<std::size_t>(end.column - 1, line.size())
-                                                    : line.size();
-    const unsigned from = rendered.column_of[first];
-    const unsigned to = std::max(rendered.column_of[last], from + 1);
+    std::size_t last = end.line == begin.line ? std::min<std::size_t>(end.column - 1, line.size()) : line.size();
+    // A very long line is shown as a window around the span: rendering all of a 10 MB line
+    // for each of its findings made the report quadratic in the line's length.
+    const char* lead = "";
+    const char* trail = "";
+    if (line.size() > kMaxExcerptBytes) {
+      std::size_t b = first > kExcerptContext ? first - kExcerptContext : 0;
+      std::size_t e = std::min(line.size(), std::max(last, first + 1) + kExcerptContext);
+      e = std::min(e, b + kMaxExcerptBytes);
+      // Whole UTF-8 characters only.
+      while (b > 0 && (static_cast<unsigned char>(line[b]) & 0xC0) == 0x80) --b;
+      while (e < line.size() && (static_cast<unsigned char>(line[e]) & 0xC0) == 0x80) ++e;
+      lead = b > 0 ? "..." : "";
+      trail = e < line.size() ? "..." : "";
+      line = line.substr(b, e - b);
+      first -= b;
+      last = std::clamp(last, b, e) - b;
+    }
+    const RenderedLine rendered = render_line(line);
+    const unsigned shift = unsigned(std::char_traits<char>::length(lead));
+    const unsigned from = rendered.column_of[first] + shift;
+    const unsigned to = std::max(rendered.column_of[last] + shift, from + 1);
 
     out_ << gutter(width, begin.line) << " |";
-    if (!rendered.text.empty()) out_ << ' ' << rendered.text;
+    if (!rendered.text.empty() || *lead) out_ << ' ' << lead << rendered.text << trail;
     out_ << '\n';
     out_ << gutter(width, 0) << " | " << std::string(from, ' ') << style_.caret() << '^'
          << std::string(to - from - 1, '~') << style_.reset() << '\n';
