@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # Installs what greslint needs to build and test on Debian 12 (run as root).
 # Build: CLI11, fmt, spdlog, Catch2. Tests: Slurm 22.05 (scontrol for the hostlist
-# differential test; slurmd/slurmctld/munge for the live conformance suite), python3.
+# differential test; slurmd/slurmctld/munge for the live conformance suite), python3;
+# clang with its runtime libraries for the ASan/UBSan suite and the libFuzzer smoke run;
+# GNU time for the hostile-input suite's peak-memory figures.
+#
+# Usage: scripts/install-deps.sh [--bench]
+#   --bench  also what bench/run.sh needs: Google Benchmark, hyperfine, ClusterShell.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 packages=(build-essential cmake ninja-build pkg-config
           libcli11-dev libfmt-dev libspdlog-dev catch2
           python3 slurm-client slurmd slurmctld munge iproute2 util-linux
-          git pre-commit dpkg-dev file python3-jsonschema)
+          git pre-commit dpkg-dev file python3-jsonschema
+          clang libclang-rt-14-dev time)
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(libbenchmark-dev hyperfine clustershell)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

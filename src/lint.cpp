@@ -60,17 +60,19 @@ std::optional<std::string> locate_slurm_conf(const LintOptions& o, std::ostream&
   struct stat st {};
   // Paths are echoed sanitised: a directory name can hold a terminal escape too.
   if (::stat(path.c_str(), &st) != 0) {
+    const int e = errno;
     err << fmt::format("greslint: {}: {}\n", sanitize_for_output(path),
-                       errno == ENOENT ? "no such file or directory" : std::strerror(errno));
+                       e == ENOENT ? "no such file or directory" : std::strerror(e));
     return std::nullopt;
   }
   if (S_ISDIR(st.st_mode)) {
     std::string conf = join_path(path, "slurm.conf");
     if (::stat(conf.c_str(), &st) != 0) {
-      if (errno == ENOENT || errno == ENOTDIR)
+      const int e = errno;
+      if (e == ENOENT || e == ENOTDIR)
         err << fmt::format("greslint: {} holds no slurm.conf\n", sanitize_for_output(path));
       else  // e.g. a slurm.conf that is a symlink loop
-        err << fmt::format("greslint: {}: {}\n", sanitize_for_output(conf), std::strerror(errno));
+        err << fmt::format("greslint: {}: {}\n", sanitize_for_output(conf), std::strerror(e));
       return std::nullopt;
     }
     return conf;

@@ -43,6 +43,9 @@ struct HostRange {
   std::string host(std::uint64_t i) const;
   /// Appends host(i) to `out`: expanding into one buffer allocates nothing per host.
   void append_host(std::uint64_t i, std::string& out) const;
+  /// Appends host(i), host(i + 1), ..., each followed by `separator`, until the range ends
+  /// or out.size() reaches `limit`; returns the index of the first host not appended.
+  std::uint64_t append_hosts(std::uint64_t i, std::string& out, char separator, std::size_t limit) const;
 };
 
 /// An expanded-on-demand hostlist: an ordered list of ranges; duplicates are kept.

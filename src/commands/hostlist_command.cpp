@@ -71,15 +71,16 @@ int run_hostlist_command(char mode, const VersionProfile& profile, const std::ve
       out << fold_hostlist(list, FoldOrder::as_written) << '\n';
       break;
     default: {
-      // Streamed in blocks: a legal list can hold millions of names. Performance: each name is
-      // formatted straight into the block, with no std::string per host to build and copy.
+      // Streamed in blocks: a legal list can hold millions of names. Performance: the names
+      // are written straight into the block (HostRange::append_hosts), with no std::string
+      // per host to build and copy.
+      constexpr std::size_t kBlock = (1 << 16) - 256;
       std::string buffer;
       buffer.reserve(1 << 16);
       for (const HostRange& r : list.ranges())
-        for (std::uint64_t i = 0; i < r.count(); ++i) {
-          r.append_host(i, buffer);
-          buffer.push_back('\n');
-          if (buffer.size() >= (1 << 16) - 256) {
+        for (std::uint64_t i = 0; i < r.count();) {
+          i = r.append_hosts(i, buffer, '\n', kBlock);
+          if (buffer.size() >= kBlock) {
             out.write(buffer.data(), std::streamsize(buffer.size()));
             buffer.clear();
           }

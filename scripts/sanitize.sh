@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (-DGRESLINT_SANITIZE=ON),
+# in a build directory of its own. Fails on any failing test and on any sanitizer report, even
+# one a test harness swallowed (reports are written to files and checked at the end).
+#
+# Usage: scripts/sanitize.sh [BUILD_DIR]     default BUILD_DIR: build-asan in the source tree
+# Environment: JOBS (default 2); CC/CXX (default clang/clang++ when installed, else the system
+#              compiler); SANITIZE_ALL=1 to run the tests excluded below as well.
+#
+# With clang the same build directory also builds the libFuzzer targets (-DGRESLINT_FUZZ=ON):
+# tests/fuzz/smoke.sh BUILD_DIR then fuzzes without compiling greslint a second time, which is
+# what keeps sanitizers + fuzzing inside the CI budget (docs/robustness.md has the timings).
+#
+# Not run here: conformance_live (real Slurm daemons), deb_package, precommit_hook and
+# hostlist_differential (slow, and nothing for a sanitizer to see), and - unless SANITIZE_ALL=1 -
+# hostile (~2 minutes under ASan: one process per input and format), hostile_never_writes
+# (about files, not memory) and regress_binary (the inputs of regress_targets again, one process
+# per format). All three run in the normal test suite; regress_targets and the fuzz targets
+# put the same inputs through ASan+UBSan in-process.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build-asan}
+jobs=${JOBS:-2}
+generator=()
+if [ -z "${CMAKE_GENERATOR:-}" ] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
+fuzz=OFF
+if [ -z "${CXX:-}" ] && command -v clang++ >/dev/null; then
+  export CC=clang CXX=clang++
+fi
+if "${CXX:-c++}" --version 2>/dev/null | grep -q clang; then fuzz=ON; fi
+
+reports=$(mktemp -d "${TMPDIR:-/tmp}/greslint-sanitizers-XXXXXX")
+trap 'rm -rf "$reports"' EXIT
+
+start=$(date +%s)
+# -O1 -g1: a third of the compile time of -O2 -g, fast enough tests, line numbers in reports.
+cmake -S "$here" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGRESLINT_SANITIZE=ON -DGRESLINT_BUILD_TESTS=ON \
+      -DGRESLINT_FUZZ=$fuzz >/dev/null
+cmake --build "$build" -j "$jobs"
+built=$(date +%s)
+
+# exitcode=86: a sanitizer death must not look like greslint's exit 1 (findings).
+common="exitcode=86:halt_on_error=1:abort_on_error=0:print_stacktrace=1:symbolize=1"
+export ASAN_OPTIONS="$common:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:log_path=$reports/asan"
+export UBSAN_OPTIONS="$common:print_summary=1:log_path=$reports/ubsan"
+export LSAN_OPTIONS="exitcode=86:log_path=$reports/lsan"
+
+status=0
+exclude='conformance_live|deb_package|precommit_hook|hostlist_differential'
+if [ -z "${SANITIZE_ALL:-}" ]; then exclude="$exclude|hostile|hostile_never_writes|regress_binary"; fi
+ctest --test-dir "$build" --output-on-failure -j "$jobs" -E "^($exclude)\$" || status=$?
+done_at=$(date +%s)
+
+if compgen -G "$reports/*" >/dev/null; then
+  echo "sanitizer reports:" >&2
+  for f in "$reports"/*; do
+    echo "==> $f" >&2
+    head -n 60 "$f" >&2
+  done
+  status=1
+fi
+echo "sanitize.sh: build $((built - start)) s, tests $((done_at - built)) s, status $status"
+exit "$status"
