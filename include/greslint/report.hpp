@@ -18,13 +18,22 @@ namespace greslint {
 /// format copies a message several times, and a report should stay readable.
 inline constexpr std::size_t kMaxFindingText = 4096;
 
-inline std::string clip_text(std::string s) {
-  if (s.size() <= kMaxFindingText) return s;
+/// A copy of `s` clipped to kMaxFindingText: for quoting a piece of input in a message
+/// without first copying all of it.
+inline std::string clipped(std::string_view s) {
+  if (s.size() <= kMaxFindingText) return std::string(s);
   std::size_t head = kMaxFindingText / 2, tail = s.size() - kMaxFindingText / 2;
   // Cut between UTF-8 characters.
   while (head > 0 && (static_cast<unsigned char>(s[head]) & 0xC0) == 0x80) --head;
   while (tail < s.size() && (static_cast<unsigned char>(s[tail]) & 0xC0) == 0x80) ++tail;
-  return s.substr(0, head) + " [... " + std::to_string(tail - head) + " bytes not shown ...] " + s.substr(tail);
+  std::string out(s.substr(0, head));
+  out += " [... " + std::to_string(tail - head) + " bytes not shown ...] ";
+  out += s.substr(tail);
+  return out;
+}
+
+inline std::string clip_text(std::string s) {
+  return s.size() <= kMaxFindingText ? s : clipped(s);
 }
 
 /// Fluent access to the diagnostic just reported.
