@@ -133,10 +133,10 @@ bool load_config_file(LintOptions& o, std::ostream& err) {
     ok = false;
   }
   auto list = [](const std::string& v) {
-    std::vector<std::string> out;
+    std::vector<std::string> parts;
     for (std::string_view part : split_commas_view(v))
-      if (!part.empty()) out.emplace_back(part);
-    return out;
+      if (!part.empty()) parts.emplace_back(part);
+    return parts;
   };
   for (const Directive& d : file.directives) {
     const KeyValue& kv = d.head();

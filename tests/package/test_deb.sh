@@ -9,8 +9,14 @@ trap 'rm -rf "$work"' EXIT
 (cd "$build" && cpack -G DEB -B "$work/out" >/dev/null)
 deb=$(ls "$work"/out/greslint_*.deb)
 info=$(dpkg-deb --info "$deb")
-grep -q "Depends:.*libfmt" <<<"$info" || { echo "$info"; echo "FAIL: no shared-library dependencies"; exit 1; }
 dpkg-deb -x "$deb" "$work/root"
+# The default build links greslint statically (GRESLINT_STATIC_RUNTIME): the package then
+# needs no library. A dynamic build must declare what it links (CPACK_DEBIAN_PACKAGE_SHLIBDEPS).
+if file "$work/root/usr/bin/greslint" | grep -q "statically linked"; then
+  if grep -q "Depends:.*lib" <<<"$info"; then echo "$info"; echo "FAIL: a static binary with library dependencies"; exit 1; fi
+else
+  grep -q "Depends:.*libfmt" <<<"$info" || { echo "$info"; echo "FAIL: no shared-library dependencies"; exit 1; }
+fi
 for f in usr/bin/greslint usr/bin/greslint-pre-commit usr/share/man/man1/greslint.1 usr/share/doc/greslint/rules/GRS301.md; do
   [ -e "$work/root/$f" ] || { echo "FAIL: $f is not in the package"; exit 1; }
 done
