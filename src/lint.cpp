@@ -16,6 +16,7 @@
 #include <memory>
 #include <spdlog/spdlog.h>
 
+#include "greslint/environment.hpp"
 #include "greslint/hostlist.hpp"
 #include "greslint/model.hpp"
 #include "greslint/config.hpp"
@@ -25,60 +26,6 @@
 
 namespace greslint {
 namespace {
-
-struct Resolved {
-  SlurmVersion version;
-  std::string source;
-};
-
-/// --slurm-version, else the installed Slurm (an admin on the head node), else the newest.
-std::optional<Resolved> resolve_version(const std::string& requested, std::ostream& err) {
-  if (!requested.empty()) {
-    auto v = parse_slurm_version(requested);
-    if (!v) {
-      std::string known;
-      for (SlurmVersion k : known_versions()) known += (known.empty() ? "" : ", ") + k.str();
-      err << fmt::format("greslint: unknown Slurm version '{}' (known: {})\n", requested, known);
-      return std::nullopt;
-    }
-    return Resolved{*v, "--slurm-version"};
-  }
-  if (std::FILE* p = ::popen("scontrol --version 2>/dev/null", "r")) {
-    char buf[128] = {0};
-    std::size_t n = std::fread(buf, 1, sizeof(buf) - 1, p);
-    ::pclose(p);
-    if (auto v = parse_slurm_version(std::string_view(buf, n))) return Resolved{*v, "scontrol --version"};
-  }
-  return Resolved{known_versions().back(), "default"};
-}
-
-std::optional<std::string> locate_slurm_conf(const LintOptions& o, std::ostream& err) {
-  std::string path;
-  if (!o.paths.empty()) path = o.paths.front();
-  else if (const char* env = std::getenv("SLURM_CONF")) path = env;
-  else path = "/etc/slurm/slurm.conf";
-  struct stat st {};
-  // Paths are echoed sanitised: a directory name can hold a terminal escape too.
-  if (::stat(path.c_str(), &st) != 0) {
-    const int e = errno;
-    err << fmt::format("greslint: {}: {}\n", sanitize_for_output(path),
-                       e == ENOENT ? "no such file or directory" : std::strerror(e));
-    return std::nullopt;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    std::string conf = join_path(path, "slurm.conf");
-    if (::stat(conf.c_str(), &st) != 0) {
-      const int e = errno;
-      if (e == ENOENT || e == ENOTDIR)
-        err << fmt::format("greslint: {} holds no slurm.conf\n", sanitize_for_output(path));
-      else  // e.g. a slurm.conf that is a symlink loop
-        err << fmt::format("greslint: {}: {}\n", sanitize_for_output(conf), std::strerror(e));
-      return std::nullopt;
-    }
-    return conf;
-  }
-  return path;
-}
 
 /// Finds .greslint.conf from the linted directory upward (or takes --config) and applies
 /// it under the command line: options given there win. False (with a message) on errors.
@@ -194,15 +141,15 @@ struct Run {
   SourceManager sources;
   Reporter reporter;
   Cluster cluster;
-  Resolved version;
+  ResolvedVersion version;
   std::string slurm_conf;
   std::vector<std::string> inputs;
 };
 
 std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err) {
-  auto version = resolve_version(o.slurm_version, err);
+  auto version = resolve_slurm_version(o.slurm_version, err);
   if (!version) return nullptr;
-  auto conf = locate_slurm_conf(o, err);
+  auto conf = locate_slurm_conf(o.paths.empty() ? std::string() : o.paths.front(), err);
   if (!conf) return nullptr;
   auto run = std::make_unique<Run>();
   run->version = *version;

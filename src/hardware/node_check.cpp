@@ -20,6 +20,7 @@
 
 #include "gres_parse.hpp"
 #include "greslint/config.hpp"
+#include "greslint/environment.hpp"
 #include "greslint/hardware.hpp"
 #include "greslint/hostlist.hpp"
 #include "greslint/model.hpp"
@@ -34,51 +35,6 @@ namespace {
 using Cores = std::vector<std::uint32_t>;
 
 // --- Inputs: version, slurm.conf, the lines that apply to the node -------------------------
-
-struct Resolved {
-  SlurmVersion version;
-  std::string source;
-};
-
-std::optional<Resolved> resolve_version(const std::string& requested, std::ostream& err) {
-  if (!requested.empty()) {
-    auto v = parse_slurm_version(requested);
-    if (!v) {
-      err << fmt::format("greslint: unknown Slurm version '{}'\n", requested);
-      return std::nullopt;
-    }
-    return Resolved{*v, "--slurm-version"};
-  }
-  if (std::FILE* p = ::popen("scontrol --version 2>/dev/null", "r")) {
-    char buf[128] = {0};
-    std::size_t n = std::fread(buf, 1, sizeof(buf) - 1, p);
-    ::pclose(p);
-    if (auto v = parse_slurm_version(std::string_view(buf, n))) return Resolved{*v, "scontrol --version"};
-  }
-  return Resolved{known_versions().back(), "default"};
-}
-
-std::optional<std::string> locate_slurm_conf(const std::string& given, std::ostream& err) {
-  std::string path = given;
-  if (path.empty()) {
-    const char* env = std::getenv("SLURM_CONF");
-    path = env ? env : "/etc/slurm/slurm.conf";
-  }
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    err << fmt::format("greslint: {}: no such file or directory\n", path);
-    return std::nullopt;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    std::string conf = join_path(path, "slurm.conf");
-    if (::stat(conf.c_str(), &st) != 0) {
-      err << fmt::format("greslint: {} holds no slurm.conf\n", path);
-      return std::nullopt;
-    }
-    return conf;
-  }
-  return path;
-}
 
 /// One gres.conf line that applies to the node (a Name= line, or a NodeName= line naming it).
 struct GresLine {
@@ -98,7 +54,7 @@ struct GresLine {
 
 /// Everything parsed once per run (shared by every node of an inventory).
 struct Config {
-  Resolved version;
+  ResolvedVersion version;
   std::string slurm_conf;
   SourceManager sources;
   Reporter lint_findings;
@@ -117,7 +73,7 @@ FileId file_of(const SourceManager& sources, const std::string& path) {
 }
 
 std::unique_ptr<Config> load_config(const NodeCheckOptions& o, std::ostream& err) {
-  auto version = resolve_version(o.slurm_version, err);
+  auto version = resolve_slurm_version(o.slurm_version, err);
   if (!version) return nullptr;
   auto conf = locate_slurm_conf(o.path, err);
   if (!conf) return nullptr;
