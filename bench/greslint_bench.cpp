@@ -10,6 +10,8 @@
 //   BM_FoldHostnames   fold_hostnames of every node name (how findings name their nodes)
 //   BM_HostlistCommand `greslint hostlist -e` in process, output discarded, on the two
 //                      65,536-host expressions bench/run.sh compares with scontrol and nodeset
+//   BM_SlurmHostlistShift  the same expansion by Slurm's own hostlist code (libslurmfull.so),
+//                      as scontrol show hostnames runs it
 //   BM_Analyze         analyze(): both readers, the model, every node class evaluated
 //   BM_Lint            run_lint() as `greslint lint DIR --slurm-version 22.05` runs it,
 //                      text report into memory
@@ -19,6 +21,7 @@
 // DIR/c<N>; a missing one is generated with bench/gen_cluster.py --seed 1.
 #include <benchmark/benchmark.h>
 
+#include <dlfcn.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -175,6 +178,60 @@ void BM_HostlistCommand(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * 65536);
 }
 
+// Slurm's own hostlist code, as `scontrol show hostnames` drives it (hostlist_create, then
+// hostlist_shift until the list is empty, each name printed and freed), from the
+// libslurmfull.so of Debian's Slurm packages: the in-process counterpart of
+// BM_HostlistCommand, without scontrol's process start and slurm.conf reading.
+struct SlurmHostlistApi {
+  void* (*create)(const char*) = nullptr;
+  char* (*shift)(void*) = nullptr;
+  void (*destroy)(void*) = nullptr;
+};
+
+const SlurmHostlistApi* slurm_hostlist_api() {
+  static const SlurmHostlistApi* api = [] () -> const SlurmHostlistApi* {
+    const char* env = std::getenv("GRESLINT_BENCH_LIBSLURM");
+    const char* path = env && *env ? env : "/usr/lib/x86_64-linux-gnu/slurm-wlm/libslurmfull.so";
+    void* lib = ::dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return nullptr;
+    static SlurmHostlistApi found;
+    found.create = reinterpret_cast<void* (*)(const char*)>(::dlsym(lib, "slurm_hostlist_create"));
+    found.shift = reinterpret_cast<char* (*)(void*)>(::dlsym(lib, "slurm_hostlist_shift"));
+    found.destroy = reinterpret_cast<void (*)(void*)>(::dlsym(lib, "slurm_hostlist_destroy"));
+    return found.create && found.shift && found.destroy ? &found : nullptr;
+  }();
+  return api;
+}
+
+void BM_SlurmHostlistShift(benchmark::State& state) {
+  const SlurmHostlistApi* api = slurm_hostlist_api();
+  if (!api) {
+    state.SkipWithError("no libslurmfull.so (Debian's slurm-client; or set GRESLINT_BENCH_LIBSLURM)");
+    return;
+  }
+  const char* expr = kExpandExprs[state.range(0)];
+  NullBuffer null;
+  std::ostream out(&null);
+  std::string buffer;
+  for (auto _ : state) {
+    void* list = api->create(expr);
+    while (char* host = api->shift(list)) {
+      buffer.append(host);
+      buffer.push_back('\n');
+      std::free(host);
+      if (buffer.size() >= (1 << 16) - 256) {
+        out.write(buffer.data(), std::streamsize(buffer.size()));
+        buffer.clear();
+      }
+    }
+    out.write(buffer.data(), std::streamsize(buffer.size()));
+    buffer.clear();
+    api->destroy(list);
+  }
+  state.SetLabel(expr);
+  state.SetItemsProcessed(state.iterations() * 65536);
+}
+
 void BM_Analyze(benchmark::State& state) {
   const std::string dir = cluster_dir(state.range(0));
   LintInputs in;
@@ -217,6 +274,7 @@ BENCHMARK(BM_HostlistExpand)->Apply(sizes);
 BENCHMARK(BM_HostlistFind)->Apply(sizes);
 BENCHMARK(BM_FoldHostnames)->Apply(sizes);
 BENCHMARK(BM_HostlistCommand)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SlurmHostlistShift)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Analyze)->Apply(sizes);
 BENCHMARK(BM_Lint)->Apply(sizes);
 

@@ -16,7 +16,8 @@
 # 5. prints a Markdown table (also written to $OUT_DIR/results.md, raw data beside it).
 #
 # Environment: BUILD_DIR (default <repo>/build-bench), DATA_DIR (default $BUILD_DIR/bench-data),
-# OUT_DIR (default $BUILD_DIR/bench-results), RUNS (hyperfine runs, default 30), JOBS (default 2),
+# OUT_DIR (default $BUILD_DIR/bench-results), RUNS (hyperfine runs, default 30; HL_RUNS for the
+# hostlist comparison, default 100), JOBS (default 2),
 # SKIP_BUILD=1 (use the binaries already in BUILD_DIR), GRESLINT_BIN and BENCH_BIN (measure other
 # binaries, e.g. an older build, with the same harness; implies SKIP_BUILD=1).
 set -euo pipefail
@@ -124,14 +125,16 @@ EXPRS=("node[0-65535]" "r[001-256]n[001-256]")
 for k in 0 1; do
   e=${EXPRS[$k]}
   "$G" hostlist -e "$e" >"$OUT/hl-greslint-$k.txt"
-  cmds=("$G hostlist -e $e")
+  # Each tool's one-host run sits in the same hyperfine invocation as its 65,536-host run,
+  # so that "expansion alone" (the difference of the medians) compares like with like.
+  cmds=("$G hostlist -e $e" "$G hostlist -e n1")
   if command -v scontrol >/dev/null; then
     scontrol show hostnames "$e" >"$OUT/hl-scontrol-$k.txt"
-    cmds+=("scontrol show hostnames $e")
+    cmds+=("scontrol show hostnames $e" "scontrol show hostnames n1")
     cmp -s "$OUT/hl-greslint-$k.txt" "$OUT/hl-scontrol-$k.txt" && s=same || s=DIFFERENT
     echo "$k scontrol $s" >>"$OUT/hostlist-same.txt"
   fi
-  hf "hl-$k" --runs "$RUNS" "${cmds[@]}"
+  hf "hl-$k" --runs "${HL_RUNS:-100}" "${cmds[@]}"
   if command -v nodeset >/dev/null; then
     nodeset -e "$e" | tr ' ' '\n' >"$OUT/hl-nodeset-$k.txt"
     cmp -s <(sort "$OUT/hl-greslint-$k.txt") <(sort "$OUT/hl-nodeset-$k.txt") && s=same || s=DIFFERENT
@@ -139,10 +142,6 @@ for k in 0 1; do
     WARMUP=1 hf "hl-nodeset-$k" --runs 5 "nodeset -e $e"
   fi
 done
-# Startup alone (a one-host list), to separate the expansion from process start.
-cmds=("$G hostlist -e n1")
-command -v scontrol >/dev/null && cmds+=("scontrol show hostnames n1")
-hf hl-startup --runs "$RUNS" "${cmds[@]}"
 command -v nodeset >/dev/null && WARMUP=1 hf hl-nodeset-startup --runs 5 "nodeset -e n1"
 
 # ---- 5. report ------------------------------------------------------------------------------
