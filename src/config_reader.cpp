@@ -26,6 +26,10 @@ constexpr int kMaxIncludeDepth = 64;
 /// 40 deep, would otherwise be read 2^40 times. Slurm has no such stop (nor a depth limit).
 constexpr std::size_t kMaxSourceFiles = 1024;
 constexpr std::size_t kMaxSourceBytes = 2 * kMaxFileBytes;
+// Settings and records kept from one file and its Includes. A 100,000-node cluster written
+// one line per node has ~100,000; each kept line costs 200-1,000 bytes, so 64 MiB of tiny
+// lines (6 million `NodeName=a`) took 1.6 GB before this limit.
+constexpr std::size_t kMaxDirectives = std::size_t(1) << 20;
 
 /// A logical line: cooked text plus, for each cooked byte, its physical offset.
 /// Where each byte of a logical line came from in its file. A logical line is a few runs of
@@ -147,9 +151,20 @@ class Reader {
     std::string_view text = sources_.text(file);
     std::uint32_t pos = 0;
     std::uint32_t line_no = 1;
-    while (pos < text.size()) {
+    while (pos < text.size() && !stopped_) {
       LogicalLine line = next_line(file, text, pos, line_no, result);
       if (line.text.empty()) continue;
+      if (result.directives.size() >= kMaxDirectives) {
+        stopped_ = true;
+        out_.report(rules::GRS008, span_of(file, line, 0, line.text.size()),
+                    fmt::format("greslint stops reading here: the file already holds {} settings and records, "
+                                "greslint's limit",
+                                kMaxDirectives))
+            .effect(Effect::none, Daemon::none)
+            .help("a real cluster needs far fewer lines: fold the node lines into hostlists (gpu[001-100])");
+        result.truncated = true;
+        break;
+      }
       handle_line(file, line, result, depth);
     }
     stack_.pop_back();
@@ -584,6 +599,7 @@ class Reader {
   Reporter& out_;
   std::string cluster_name_;
   std::vector<std::string> stack_;
+  bool stopped_ = false;  // kMaxDirectives reached: nothing more is read, Includes included
   std::unordered_map<const KeySpec*, KeyValue> settings_;
 };
 

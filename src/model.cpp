@@ -37,7 +37,8 @@ namespace {
 constexpr std::uint64_t kMaxNodes = std::uint64_t(1) << 20;          ///< slurm.conf nodes
 constexpr std::uint64_t kMaxExpandedNames = std::uint64_t(1) << 24;  ///< names made from hostlists, one run
 
-/// Thrown past those limits; analyze() turns it into one finding at `span`.
+/// Thrown past those limits; analyze() turns it into one finding at `span` (none when the
+/// message is empty: the reader has reported a file it stopped reading).
 struct LimitExceeded {
   Span span;
   std::string message;
@@ -340,6 +341,7 @@ void Analyzer::read_slurm_conf() {
   opts.table = KeyTable::slurm_conf;
   opts.slurm_conf_dir = dirname_of(in_.slurm_conf_path);
   slurm_ = read_config_file(in_.slurm_conf_path, opts, profile_, sources_, out_);
+  if (slurm_.truncated) throw LimitExceeded{};
   for (const Directive& d : slurm_.directives)
     if (d.kind == Directive::Kind::setting) settings_[to_lower(d.head().spec->name)] = &d.head();
   if (slurm_.failed) {
@@ -434,6 +436,7 @@ void Analyzer::build_nodes() {
     if (!is_node_line(d) || iequals(d.head().value, "DEFAULT") || iequals(d.head().value, "ALL")) continue;
     node_lists.push_back(parse_hostlist(d.head().value, d.head().value_span, profile_));
     if (node_lists.back().ok()) node_total += node_lists.back().list->size();
+    if (node_total > kMaxNodes) break;  // the loop below stops at this line (LimitExceeded)
   }
   // Capped: one token can name 2^31 hosts, and past kMaxNodes the model stops anyway.
   const std::size_t expected = std::size_t(std::min<std::uint64_t>(node_total, kMaxNodes));
@@ -441,6 +444,7 @@ void Analyzer::build_nodes() {
   node_line_of_.reserve(expected);
   node_index_.reserve(expected);
   std::size_t next_list = 0;
+  std::uint64_t named_nodes = 0;  // node names on every line so far, duplicates included
   for (const Directive* dp : node_lines) {
     const Directive& d = *dp;
     if (!is_node_line(d)) continue;
@@ -566,10 +570,13 @@ void Analyzer::build_nodes() {
         if (!ctld_fatal_) { ctld_fatal_ = true; ctld_reason_ = slurm; }
       }
     }
-    if (cluster_.node_names.size() + names.list->size() > kMaxNodes)
+    // Duplicates count too: six million `NodeName=a` lines are one node for Slurm, but six
+    // million lines for greslint to hold (they took 29 s and 3.9 GB before this limit).
+    named_nodes += names.list->size();
+    if (named_nodes > kMaxNodes)
       throw LimitExceeded{head.value_span,
                           fmt::format("greslint stops here: this line names {} nodes, which takes slurm.conf past "
-                                      "its limit of {} nodes",
+                                      "its limit of {} node names",
                                       names.list->size(), kMaxNodes)};
     spend(*names.list, head.value_span);
     const auto line_index = std::uint32_t(node_lines_.size());
@@ -628,6 +635,7 @@ void Analyzer::read_gres_conf() {
   opts.slurm_conf_dir = dirname_of(in_.slurm_conf_path);
   if (const KeyValue* c = setting("ClusterName")) opts.cluster_name = c->value;
   gres_ = read_config_file(in_.gres_conf_path, opts, profile_, sources_, out_);
+  if (gres_.truncated) throw LimitExceeded{};
   std::uint32_t order = 0;
   std::vector<GresLine> global, scoped;
   for (const Directive& d : gres_.directives) {
@@ -673,6 +681,7 @@ Cluster Analyzer::run() {
     opts.table = KeyTable::cgroup_conf;
     opts.slurm_conf_dir = dirname_of(in_.slurm_conf_path);
     cgroup_ = read_config_file(in_.cgroup_conf_path, opts, profile_, sources_, out_);
+    if (cgroup_.truncated) throw LimitExceeded{};
     if (cgroup_.failed && !ctld_fatal_) {
       ctld_fatal_ = true;
       ctld_reason_ = fmt::format("Could not open/read/parse cgroup.conf file {}", in_.cgroup_conf_path);
@@ -813,6 +822,7 @@ Cluster analyze(const LintInputs& inputs, const VersionProfile& profile, SourceM
   } catch (const LimitExceeded& e) {
     // What Slurm does with such a configuration is beyond a model: report where greslint
     // stopped, and no nodes.
+    if (e.message.empty()) return Cluster{};
     out.report(rules::GRS008, e.span, e.message)
         .effect(Effect::none, Daemon::none)
         .help(fmt::format("greslint models at most {} nodes and makes at most {} names from hostlists per run",

@@ -54,6 +54,9 @@ struct ConfigFile {
   std::string path;
   bool exists = false;
   bool failed = false;  ///< Slurm's s_p_parse_file would return an error
+  /// greslint stopped reading at its limit of settings and records (a GRS008 finding says
+  /// where); what Slurm makes of the file is then not modelled.
+  bool truncated = false;
   std::vector<Directive> directives;
   std::vector<Comment> comments;
   std::vector<FileId> files;  ///< this file and every file it included

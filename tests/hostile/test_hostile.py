@@ -321,6 +321,24 @@ class Hostile(unittest.TestCase):
         self.write(d, "gres.conf", "NodeName=r[0-15]n[0-65535] Name=gpu Type=a100 File=/dev/nvidia[0-3]\n")
         self.lint("1,048,576 nodes on one line", d)
 
+    def test_model_limits_count_repeated_lines(self):
+        # Lines that repeat one node are one node for Slurm but lines for greslint to hold:
+        # node names count with their duplicates, and a file tree keeps at most 2^20 settings
+        # and records (docs/robustness.md, section 4).
+        d = self.case_dir("repeated-node-ranges")
+        self.write(d, "slurm.conf", HEAD + "NodeName=n[0-65535] Gres=gpu:1\n" * 17)
+        self.lint("17 lines naming the same 65,536 nodes", d, rc=(1,),
+                  expect=[r"slurm\.conf:23:10: error: greslint stops here: .*limit of 1048576 node names"])
+        n = (1 << 20) // SCALE
+        d2 = self.case_dir("million-records")
+        self.write(d2, "slurm.conf", HEAD + "NodeName=a\n" * (n + 10))
+        if not SANITIZED:  # the scaled input stays under the limit
+            self.lint("1,048,586 NodeName=a lines", d2, rc=(1,),
+                      expect=[rf"slurm\.conf:{n + 1}:1: error: greslint stops reading here: the file already holds "
+                              r"1048576 settings and records"])
+        else:
+            self.lint("104,858 NodeName=a lines", d2, rc=(1,), expect=[r"node a is defined twice"])
+
     def test_device_file_lists(self):
         d = self.case_dir("device-files")
         self.write(d, "slurm.conf", HEAD.replace("GresTypes=gpu", "GresTypes=gpu,shard") +
