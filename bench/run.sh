@@ -10,7 +10,7 @@
 #    1% of them broken;
 # 3. runs the Google Benchmarks (reader, hostlist, model) at 100 ... 100,000 nodes;
 # 4. times whole `greslint lint` processes with hyperfine (medians), peak memory with
-#    /usr/bin/time -v, the 10-node config with and without --slurm-version (popen of
+#    /usr/bin/time -v, the 10-node config with and without --slurm-version (a run of
 #    `scontrol --version`), the findings of the broken cluster (grouped or not), and
 #    `greslint hostlist -e` against `scontrol show hostnames` and ClusterShell's `nodeset -e`;
 # 5. prints a Markdown table (also written to $OUT_DIR/results.md, raw data beside it).
@@ -89,7 +89,7 @@ hf floor --runs "$RUNS" "/bin/true"
 for n in 10 "${SIZES[@]}"; do
   hf "lint-$n" --runs "$RUNS" "$G lint $DATA/c$n --slurm-version $VERSION"
 done
-# Without --slurm-version greslint runs `scontrol --version` through popen. Debian's scontrol
+# Without --slurm-version greslint runs `scontrol --version` (posix_spawnp). Debian's scontrol
 # reads slurm.conf before it prints its version: with no slurm.conf it tries a DNS SRV lookup
 # and fails (greslint then takes the newest profile), so both cases are timed.
 SC="$DATA/scontrol"
@@ -139,10 +139,9 @@ for k in 0 1; do
     nodeset -e "$e" | tr ' ' '\n' >"$OUT/hl-nodeset-$k.txt"
     cmp -s <(sort "$OUT/hl-greslint-$k.txt") <(sort "$OUT/hl-nodeset-$k.txt") && s=same || s=DIFFERENT
     echo "$k nodeset $s" >>"$OUT/hostlist-same.txt"
-    WARMUP=1 hf "hl-nodeset-$k" --runs 5 "nodeset -e $e"
+    WARMUP=1 hf "hl-nodeset-$k" --runs 10 "nodeset -e $e" "nodeset -e n1"
   fi
 done
-command -v nodeset >/dev/null && WARMUP=1 hf hl-nodeset-startup --runs 5 "nodeset -e n1"
 
 # ---- 5. report ------------------------------------------------------------------------------
 python3 "$ROOT/bench/report.py" --out "$OUT" --exprs "${EXPRS[@]}" | tee "$OUT/results.md"
