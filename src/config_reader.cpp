@@ -149,6 +149,13 @@ class Reader {
     result.files.push_back(file);
     stack_.push_back(sources_.path(file));
     std::string_view text = sources_.text(file);
+    if (depth == 0) {
+      // Performance: room for a directive per line, so that a file of a million settings is
+      // not moved to a bigger vector twenty times (a third of its run). Pages that stay
+      // unused (comment lines) are reserved address space, never touched, never resident.
+      const std::size_t lines = std::size_t(std::count(text.begin(), text.end(), '\n')) + 1;
+      result.directives.reserve(std::min(lines, kMaxDirectives));
+    }
     std::uint32_t pos = 0;
     std::uint32_t line_no = 1;
     while (pos < text.size() && !stopped_) {
