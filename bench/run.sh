@@ -16,7 +16,7 @@
 # 5. prints a Markdown table (also written to $OUT_DIR/results.md, raw data beside it).
 #
 # Environment: BUILD_DIR (default <repo>/build-bench), DATA_DIR (default $BUILD_DIR/bench-data),
-# OUT_DIR (default $BUILD_DIR/bench-results), RUNS (hyperfine runs, default 30; HL_RUNS for the
+# OUT_DIR (default $BUILD_DIR/bench-results), RUNS (hyperfine runs, default 100; HL_RUNS for the
 # hostlist comparison, default 100), JOBS (default 2),
 # SKIP_BUILD=1 (use the binaries already in BUILD_DIR), GRESLINT_BIN and BENCH_BIN (measure other
 # binaries, e.g. an older build, with the same harness; implies SKIP_BUILD=1).
@@ -26,7 +26,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD_DIR:-$ROOT/build-bench}
 DATA=${DATA_DIR:-$BUILD/bench-data}
 OUT=${OUT_DIR:-$BUILD/bench-results}
-RUNS=${RUNS:-30}
+RUNS=${RUNS:-100}
 JOBS=${JOBS:-2}
 SIZES=(100 1000 10000 100000)
 VERSION=22.05
