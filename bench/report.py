@@ -197,7 +197,9 @@ def main():
     w("")
     w("\"Expansion alone\" is the tool's median wall time minus the median of its own run on the "
       "one-host list `n1` (same hyperfine invocation): what is left once process start, dynamic "
-      "loading and (for scontrol) reading slurm.conf are taken out.")
+      "loading and (for scontrol) reading slurm.conf are taken out. For greslint it is a "
+      "difference of two ~3 ms medians, so it is noisy; the in-process table above is the "
+      "stable comparison.")
     w("")
     w("| expression | tool | median wall | CPU user+sys (mean) | expansion alone | same hosts as greslint |")
     w("|---|---|---:|---:|---:|---|")
@@ -257,12 +259,12 @@ def main():
         if g and sl:
             w("| `greslint hostlist -e` ≥ 5x faster than Slurm's hostlist code, `%s`, in process | %.1fx | %s |"
               % (e, sl / g, verdict(sl / g >= 5)))
-    for e, r_wall, r_cpu, r_only in ratios:
+    # The "expansion alone" column of the hostlist table is a difference of two ~3 ms medians
+    # on a machine whose process start moves by more than that difference; it is shown there,
+    # not judged here. The in-process comparison above is the stable measure.
+    for e, r_wall, r_cpu, _ in ratios:
         w("| `greslint hostlist -e` ≥ 5x faster than `scontrol show hostnames`, `%s`, whole process | %.1fx wall, %.1fx CPU | %s |"
           % (e, r_wall, r_cpu, verdict(r_wall >= 5)))
-        if r_only:
-            w("| the same, expansion alone (each tool's median minus its own 1-host run) | %.1fx | %s |"
-              % (r_only, verdict(r_only >= 5)))
     print("\n".join(lines))
 
 
