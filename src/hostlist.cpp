@@ -82,20 +82,24 @@ bool width_equiv(std::uint64_t n, int& wn, std::uint64_t m, int& wm) noexcept {
   return true;
 }
 
-void append_padded(std::string& out, std::uint64_t v, int width) {
-  // Performance: the digits are written right to left into a local buffer and reach `out` in
-  // one append; a push_back per digit (a capacity check and a call each) made this 35% of
-  // `greslint hostlist -e`, which calls it once per host.
-  char digits[20];
-  char* const end = digits + sizeof digits;
+/// The decimal digits of `v`, written right to left into `buffer`.
+std::string_view decimal_digits(std::uint64_t v, char (&buffer)[20]) {
+  char* const end = buffer + sizeof buffer;
   char* first = end;
   do {
     *--first = char('0' + v % 10);
     v /= 10;
   } while (v);
-  const int n = int(end - first);
-  if (width > n) out.append(std::size_t(width - n), '0');
-  out.append(first, std::size_t(end - first));
+  return std::string_view(first, std::size_t(end - first));
+}
+
+void append_padded(std::string& out, std::uint64_t v, int width) {
+  // Performance: the digits reach `out` in one append; a push_back per digit (a capacity
+  // check and a call each) made this 35% of `greslint hostlist -e`, which calls it once per host.
+  char buffer[20];
+  const std::string_view digits = decimal_digits(v, buffer);
+  if (width > int(digits.size())) out.append(std::size_t(width) - digits.size(), '0');
+  out.append(digits);
 }
 
 // Natural-order comparison as Slurm's strnatcmp does it: blanks are skipped, digit runs are
@@ -412,21 +416,15 @@ void HostRange::append_host(std::uint64_t i, std::string& out) const {
   // Performance: one append of the whole name's length, filled with '0' so the zero padding
   // is already in place; prefix, digits and suffix are then copied in. Appending the pieces
   // one by one took three calls into std::string per host of an expansion.
-  std::uint64_t v = lo + i;
-  char digits[20];
-  char* const digits_end = digits + sizeof digits;
-  char* first = digits_end;
-  do {
-    *--first = char('0' + v % 10);
-    v /= 10;
-  } while (v);
-  const std::size_t ndigits = std::size_t(digits_end - first);
+  char buffer[20];
+  const std::string_view digits = decimal_digits(lo + i, buffer);
+  const std::size_t ndigits = digits.size();
   const std::size_t field = std::max(std::size_t(std::max(width, 0)), ndigits);  // append_padded's width rule
   const std::size_t start = out.size();
   out.append(prefix.size() + field + suffix.size(), '0');
   char* name = &out[start];
   std::memcpy(name, prefix.data(), prefix.size());
-  std::memcpy(name + prefix.size() + field - ndigits, first, ndigits);
+  std::memcpy(name + prefix.size() + field - ndigits, digits.data(), ndigits);
   if (!suffix.empty()) {
     std::memcpy(name + prefix.size() + field, suffix.data(), suffix.size());
     return;

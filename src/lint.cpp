@@ -96,11 +96,7 @@ bool load_config_file(LintOptions& o, std::ostream& err) {
     } else if (key == "Ignore") {
       for (std::string& id : list(kv.value)) o.ignore.push_back(std::move(id));
     } else if (key == "FailLevel") {
-      std::optional<FailLevel> level;
-      if (kv.value == "error") level = FailLevel::error;
-      else if (kv.value == "warning") level = FailLevel::warning;
-      else if (kv.value == "note") level = FailLevel::note;
-      else if (kv.value == "never") level = FailLevel::never;
+      const std::optional<FailLevel> level = parse_fail_level(kv.value);
       if (!level) { fail(kv.value_span, "FailLevel takes error, warning, note or never"); ok = false; }
       else if (!o.fail_level_given) o.fail_level = *level;
     } else if (key == "Format") {
@@ -241,14 +237,26 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
     err << fmt::format("greslint: note: at most {} findings of one rule are reported; not reported: {}\n",
                        Reporter::kMaxPerRule, dropped);
   }
+  return exit_code_for(report.diagnostics, o.fail_level);
+}
+
+std::optional<FailLevel> parse_fail_level(std::string_view text) {
+  if (text == "error") return FailLevel::error;
+  if (text == "warning") return FailLevel::warning;
+  if (text == "note") return FailLevel::note;
+  if (text == "never") return FailLevel::never;
+  return std::nullopt;
+}
+
+int exit_code_for(const std::vector<Diagnostic>& diagnostics, FailLevel level) {
   Severity threshold = Severity::error;
-  switch (o.fail_level) {
+  switch (level) {
     case FailLevel::never: return 0;
     case FailLevel::error: threshold = Severity::error; break;
     case FailLevel::warning: threshold = Severity::warning; break;
     case FailLevel::note: threshold = Severity::note; break;
   }
-  for (const Diagnostic& d : report.diagnostics)
+  for (const Diagnostic& d : diagnostics)
     if (d.severity >= threshold) return 1;
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -30,6 +31,16 @@ void add_common(CLI::App& cmd, greslint::LintOptions& o, std::string& format, st
   cmd.add_option("--severity", o.severity, "override a rule's severity: ID=error|warning|note")->delimiter(',');
   cmd.add_option("--config", o.config, "read this .greslint.conf instead of searching upward");
   cmd.add_flag("--no-config", o.no_config, "ignore .greslint.conf files");
+}
+
+/// --color: "always", or "auto" on a terminal unless NO_COLOR is set.
+bool wants_color(const std::string& when) {
+  return when == "always" || (when == "auto" && ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR"));
+}
+
+int bad_fail_level() {
+  std::cerr << "greslint: --fail-level takes error, warning, note or never\n";
+  return 2;
 }
 
 }  // namespace
@@ -123,15 +134,10 @@ int main(int argc, char** argv) {
       CLI::App* cmd = *lint ? lint : nodes;
       lint_options.format_given = cmd->count("--format") > 0;
       lint_options.fail_level_given = cmd->count("--fail-level") > 0;
-      if (fail_level == "error") lint_options.fail_level = greslint::FailLevel::error;
-      else if (fail_level == "warning") lint_options.fail_level = greslint::FailLevel::warning;
-      else if (fail_level == "note") lint_options.fail_level = greslint::FailLevel::note;
-      else if (fail_level == "never") lint_options.fail_level = greslint::FailLevel::never;
-      else {
-        std::cerr << "greslint: --fail-level takes error, warning, note or never\n";
-        return 2;
-      }
-      lint_options.color = color == "always" || (color == "auto" && ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR"));
+      auto level = greslint::parse_fail_level(fail_level);
+      if (!level) return bad_fail_level();
+      lint_options.fail_level = *level;
+      lint_options.color = wants_color(color);
       return *lint ? greslint::run_lint(lint_options, std::cout, std::cerr)
                    : greslint::run_nodes(lint_options, std::cout, std::cerr);
     }
@@ -142,15 +148,10 @@ int main(int argc, char** argv) {
         return 2;
       }
       nc.format = *format;
-      if (nc_fail_level == "error") nc.fail_level = greslint::FailLevel::error;
-      else if (nc_fail_level == "warning") nc.fail_level = greslint::FailLevel::warning;
-      else if (nc_fail_level == "note") nc.fail_level = greslint::FailLevel::note;
-      else if (nc_fail_level == "never") nc.fail_level = greslint::FailLevel::never;
-      else {
-        std::cerr << "greslint: --fail-level takes error, warning, note or never\n";
-        return 2;
-      }
-      nc.color = nc_color == "always" || (nc_color == "auto" && ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR"));
+      auto level = greslint::parse_fail_level(nc_fail_level);
+      if (!level) return bad_fail_level();
+      nc.fail_level = *level;
+      nc.color = wants_color(nc_color);
       return greslint::run_node_check(nc, std::cout, std::cerr);
     }
     if (*hostlist) {

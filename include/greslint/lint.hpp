@@ -5,6 +5,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "greslint/diagnostic.hpp"
@@ -13,6 +14,11 @@
 namespace greslint {
 
 enum class FailLevel { error, warning, note, never };
+
+/// "error", "warning", "note" or "never" (--fail-level, FailLevel= in .greslint.conf).
+std::optional<FailLevel> parse_fail_level(std::string_view text);
+/// 1 when a finding is at or above `level`, else 0 (always 0 for never).
+int exit_code_for(const std::vector<Diagnostic>& diagnostics, FailLevel level);
 
 struct LintOptions {
   std::vector<std::string> paths;       ///< directories holding slurm.conf, or slurm.conf files

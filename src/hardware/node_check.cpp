@@ -1022,16 +1022,7 @@ int run_node_check(const NodeCheckOptions& o, std::ostream& out, std::ostream& e
   eo.base_dir = ::getcwd(cwd, sizeof(cwd)) ? cwd : dirname_of(config->slurm_conf);
   if (!(o.quiet && report.diagnostics.empty()) || !o.output.empty())
     emit_report(o.format, report, config->sources, eo, *sink);
-  Severity threshold = Severity::error;
-  switch (o.fail_level) {
-    case FailLevel::never: return 0;
-    case FailLevel::error: threshold = Severity::error; break;
-    case FailLevel::warning: threshold = Severity::warning; break;
-    case FailLevel::note: threshold = Severity::note; break;
-  }
-  for (const Diagnostic& d : report.diagnostics)
-    if (d.severity >= threshold) return 1;
-  return 0;
+  return exit_code_for(report.diagnostics, o.fail_level);
 }
 
 }  // namespace greslint

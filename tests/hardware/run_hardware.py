@@ -20,10 +20,7 @@ Every silent case is also a round trip: `node-check --suggest` on its tree, with
 case's NodeName line and gres.conf replaced by the suggested lines, must give no findings
 from `greslint lint` nor from `node-check`.
 
-node-check runs as `greslint node-check` when the binary has the subcommand, else through
---driver (tests/hardware/node_check_main.cpp, wired the same way).
-
-Usage: run_hardware.py --greslint BUILD/greslint [--driver BUILD/.../greslint_node_check] [CASE ...]
+Usage: run_hardware.py --greslint BUILD/greslint [CASE ...]
        run_hardware.py --check-trees     (trees/ is what make_trees.py writes)
 """
 
@@ -70,18 +67,9 @@ def case_args(case):
 
 
 class Runner:
-    def __init__(self, greslint, driver):
+    def __init__(self, greslint):
         self.greslint = greslint
-        self.node_check = None
-        # `greslint X` without the subcommand reads as `greslint lint X`: look for its options.
-        probe = subprocess.run([greslint, "node-check", "--help"], stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL)
-        if probe.returncode == 0 and b"--sysroot" in probe.stdout:
-            self.node_check = [greslint, "node-check"]
-        elif driver:
-            self.node_check = [driver, "node-check"]
-        else:
-            raise SystemExit("run_hardware.py: %s has no node-check and no --driver was given" % greslint)
+        self.node_check = [greslint, "node-check"]
 
     def run(self, cmd, cwd):
         env = dict(os.environ)
@@ -228,7 +216,6 @@ def check_trees():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--greslint", help="path to the greslint binary")
-    ap.add_argument("--driver", help="node-check test driver, used when greslint has no node-check")
     ap.add_argument("--check-trees", action="store_true", help="only check trees/ against make_trees.py")
     ap.add_argument("cases", nargs="*", help="case paths (substrings of tree/case) to run")
     opts = ap.parse_args()
@@ -236,7 +223,7 @@ def main():
         return check_trees()
     if not opts.greslint:
         ap.error("--greslint is required")
-    runner = Runner(os.path.abspath(opts.greslint), os.path.abspath(opts.driver) if opts.driver else None)
+    runner = Runner(os.path.abspath(opts.greslint))
     passed = failed = 0
     for case in case_dirs(opts.cases):
         label = os.path.relpath(case, os.path.join(HERE, "cases"))
