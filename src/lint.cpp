@@ -281,11 +281,6 @@ void json_opt(std::ostream& out, const std::optional<std::string>& s) {
   if (s) json_string(out, *s);
   else out << "null";
 }
-std::string node_reason(const NodeClass& c, const std::string& node) {
-  std::string r = c.reason;
-  for (std::size_t at; (at = r.find("\x02NODE\x02")) != std::string::npos;) r.replace(at, 6, node);
-  return r;
-}
 }  // namespace
 
 int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) {
