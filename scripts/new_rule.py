@@ -30,6 +30,8 @@ STAGES = {
     "node-name-line": ("kNodeNameLine", "NodeNameLineView"),
     "node-address": ("kNodeAddress", "NodeAddressView"),
     "partition": ("kPartition", "PartitionView"),
+    "registration-count": ("kRegistrationCount", "RegistrationView"),
+    "registration-topology": ("kRegistrationTopology", "RegistrationView"),
 }
 SEVERITIES = ("error", "warning", "note")
 EFFECTS = ("none", "fatal", "drain", "degraded", "advice")
