@@ -199,14 +199,30 @@ def greslint_version(recording, release):
 
 
 def node_objects(data):
-    """The node objects of `greslint nodes --format json`: an array of them,
-    or an object whose "nodes" member is that array."""
+    """{node: object} of `greslint nodes --format json`: an array of node
+    objects, or an object whose "nodes" member is that array.  The object's
+    "cluster" verdict, if any, is kept under the key None (see answer_for)."""
+    cluster = None
     if isinstance(data, dict):
+        cluster = data.get("cluster")
         data = data.get("nodes")
     if not isinstance(data, list) or not all(
             isinstance(o, dict) and "node" in o for o in data):
         raise RuntimeError("greslint JSON holds no array of node objects")
-    return {o["node"]: o for o in data}
+    out = {o["node"]: o for o in data}
+    if isinstance(cluster, dict):
+        out[None] = cluster
+    return out
+
+
+def answer_for(answers, node):
+    """greslint's object for node.  A node greslint does not list (say, its
+    NodeName line was misspelt) still gets the cluster's verdict when that
+    is a slurmctld fatal: the controller dies for every node."""
+    if node in answers:
+        return answers[node]
+    cluster = answers.get(None) or {}
+    return cluster if cluster.get("verdict") == "slurmctld-fatal" else None
 
 
 def run_greslint(greslint, case_dir, version="22.05"):
@@ -279,7 +295,7 @@ def check_case(case_dir, recording, greslint, report, skip=(),
         if err:
             report(False, name, node, err)
             continue
-        diffs = compare_node(exp, answers.get(node), case_dir)
+        diffs = compare_node(exp, answer_for(answers, node), case_dir)
         why = KNOWN_DISAGREEMENTS.get(
             (os.path.basename(case_dir.rstrip("/")), node, release))
         if why and diffs:

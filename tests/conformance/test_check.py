@@ -205,9 +205,18 @@ class Compare(unittest.TestCase):
         nodes = [{"node": "gpu01", "verdict": "ok"}]
         self.assertEqual(check.node_objects(nodes), {"gpu01": nodes[0]})
         self.assertEqual(check.node_objects(
-            {"schema": 2, "cluster": {}, "nodes": nodes}), {"gpu01": nodes[0]})
+            {"schema": 1, "cluster": {}, "nodes": nodes}),
+            {"gpu01": nodes[0], None: {}})
         with self.assertRaises(RuntimeError):
             check.node_objects({"cluster": {}})
+
+    def test_a_node_greslint_does_not_list_gets_a_cluster_fatal(self):
+        fatal = {"verdict": "slurmctld-fatal", "reason": "Invalid node names in partition gpu"}
+        answers = check.node_objects({"cluster": fatal, "nodes": [{"node": "gpu1", "verdict": "ok"}]})
+        self.assertEqual(check.answer_for(answers, "gpu01"), fatal)
+        self.assertEqual(check.answer_for(answers, "gpu1"), {"node": "gpu1", "verdict": "ok"})
+        answers = check.node_objects({"cluster": {"verdict": "drain"}, "nodes": []})
+        self.assertIsNone(check.answer_for(answers, "gpu01"))
 
     def test_greslint_follows_the_recorded_build(self):
         self.assertEqual(check.greslint_version(
