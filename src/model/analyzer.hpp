@@ -22,6 +22,7 @@
 #include "model/limits.hpp"
 #include "model/node_index.hpp"
 #include "rules/check.hpp"
+#include "rules/views.hpp"
 
 namespace greslint::model {
 
@@ -63,7 +64,7 @@ class Analyzer {
   std::vector<HostlistResult> parse_node_names(const std::vector<const Directive*>& lines);
   NodeLine node_line(const Directive& d, const NodeDefaults& defaults) const;
   std::optional<LimitExceeded> over_limits(const Hostlist& names, Span where);
-  void add_nodes(NodeLine& line, const Hostlist& names);
+  void add_nodes(const NodeLine& line, const Hostlist& names, std::vector<DuplicateNode>& duplicates);
   // ----- classes.cpp ---------------------------------------------------------------
   /// Which gres.conf lines apply to each node, as ids of lists in a trie.
   struct LineLists {
@@ -82,6 +83,8 @@ class Analyzer {
   // ----- replay.cpp ----------------------------------------------------------------
   void evaluate(NodeClass& cls, const NodeLine& node, const std::vector<const GresLine*>& lines,
                 const std::string& rep);
+  /// Stage F for one GRES name: the registration stage lists, their outcomes applied.
+  void register_name(NodeClass& cls, rules::RegistrationView& view, std::optional<std::string>& drain_reason);
   // ----- policy.cpp ----------------------------------------------------------------
   /// GRS4xx: accounting, isolation and scheduling of the GPU pool.
   void check_policy();
