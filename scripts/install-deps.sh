@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what greslint needs to build and test on Debian 12 (run as root).
 # Build: CLI11, fmt, spdlog, Catch2. Tests: Slurm 22.05 (scontrol for the hostlist
-# differential test; slurmd/slurmctld/munge for the live conformance suite), python3;
+# differential test; slurmd/slurmctld/munge for the live conformance suite), python3,
+# debootstrap (scripts/make-chroots.sh: the Slurm 24.11 and 26.05 chroots of the live suites);
 # clang with its runtime libraries for the ASan/UBSan suite and the libFuzzer smoke run;
 # GNU time for the hostile-input suite's peak-memory figures.
 #
@@ -13,7 +14,7 @@ packages=(build-essential cmake ninja-build pkg-config
           libcli11-dev libfmt-dev libspdlog-dev catch2
           python3 slurm-client slurmd slurmctld munge iproute2 util-linux
           git pre-commit dpkg-dev file python3-jsonschema
-          clang libclang-rt-14-dev time)
+          clang libclang-rt-14-dev time debootstrap)
 if [ "${1:-}" = "--bench" ]; then
   packages+=(libbenchmark-dev hyperfine clustershell)
 fi

@@ -16,6 +16,8 @@ const std::vector<SlurmVersion>& known_versions() {
 }
 
 std::optional<SlurmVersion> parse_slurm_version(std::string_view text) {
+  // Debian's packages name themselves slurm-wlm in --version output.
+  const bool debian = text.rfind("slurm-wlm", 0) == 0;
   std::size_t i = 0;
   while (i < text.size() && !std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
   auto read_number = [&](unsigned& out) {
@@ -29,8 +31,17 @@ std::optional<SlurmVersion> parse_slurm_version(std::string_view text) {
   if (!read_number(major) || i >= text.size() || text[i] != '.') return std::nullopt;
   ++i;
   if (!read_number(minor)) return std::nullopt;
+  unsigned micro = 0;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    read_number(micro);
+  }
+  const bool debian_suffix = text.substr(i) == "-debian";
   for (SlurmVersion v : known_versions())
-    if (v.major == major && v.minor == minor) return v;
+    if (v.major == major && v.minor == minor) {
+      v.multiple_slurmd = debian || debian_suffix;
+      return v;
+    }
   return std::nullopt;
 }
 

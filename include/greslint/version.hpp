@@ -10,10 +10,13 @@
 
 namespace greslint {
 
-/// A Slurm release as major.minor (e.g. 22.05).
+/// A Slurm release as major.minor (e.g. 22.05), and how it was built.
 struct SlurmVersion {
   std::uint8_t major = 0;
   std::uint8_t minor = 0;
+  /// Configured with --enable-multiple-slurmd, as Debian's packages are (they call themselves
+  /// slurm-wlm). Not part of the release's identity: comparisons ignore it.
+  bool multiple_slurmd = false;
   constexpr std::uint16_t key() const noexcept { return std::uint16_t(major * 100 + minor); }
   friend constexpr bool operator<(SlurmVersion a, SlurmVersion b) noexcept { return a.key() < b.key(); }
   friend constexpr bool operator>=(SlurmVersion a, SlurmVersion b) noexcept { return !(a < b); }
@@ -35,6 +38,8 @@ inline constexpr SlurmVersion kSlurm2605{26, 5};
 const std::vector<SlurmVersion>& known_versions();
 
 /// Parses "22.05", "22.5", "22.05.8", "slurm 22.05.8"; nullopt if not a modelled release.
+/// "slurm-wlm 24.11.5" (what Debian's packages print) and "24.11-debian" select the Debian build
+/// (multiple_slurmd).
 std::optional<SlurmVersion> parse_slurm_version(std::string_view text);
 
 /// How the socket-boundary check of gres.conf Cores= behaves (slurm-semantics F9).
@@ -73,8 +78,12 @@ class VersionProfile {
   bool flags_compare_whole_word() const noexcept { return version_ >= kSlurm2302; }
   /// 22.05: AutoDetect on a cloud node is fatal in slurmctld; later an error.
   bool cloud_autodetect_fatal() const noexcept { return version_ < kSlurm2302; }
-  /// 24.11+: the duplicate node name message reads "Duplicated NodeHostName %s in config file".
-  bool duplicate_node_message_is_hostname() const noexcept { return version_ >= kSlurm2411; }
+  /// 24.11+: the duplicate node name message reads "Duplicated NodeHostName %s in config file",
+  /// unless built with --enable-multiple-slurmd (Debian), which compiles out the host name check
+  /// that fires first and keeps "Duplicated NodeName %s in the config file".
+  bool duplicate_node_message_is_hostname() const noexcept {
+    return version_ >= kSlurm2411 && !version_.multiple_slurmd;
+  }
   /// Whether a Flags= word exists in this release (explicit 23.02+, env_uuid 26.05+).
   bool has_flag(std::string_view lower_word) const noexcept;
   /// AutoDetect values in the order Slurm tries them (substring match, "off" exact).

@@ -43,8 +43,32 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 VERDICTS = ("ok", "degraded", "drain", "slurmd-fatal", "slurmctld-fatal",
             "not-in-config")
+# Releases checked live: the host's own Debian 12 packages, and the Debian
+# packages of newer Debian suites installed into chroots by make-chroots.sh
+# (docs/conformance.md).  Each has its own recording in every case folder.
+RELEASES = {"22.05": None, "24.11": "trixie", "26.05": "sid"}
+HOST_RELEASE = "22.05"
+CHROOTS = os.environ.get("GRESLINT_CHROOTS", "/var/cache/greslint-chroots")
+
+
+def recording_name(release):
+    """The file of a case folder that holds release's verdicts."""
+    return ("recorded.json" if release == HOST_RELEASE
+            else "recorded-%s.json" % release)
+
+
+def release_root(release):
+    """Root folder of the system whose Slurm runs release ('' = the host)."""
+    if release not in RELEASES:
+        raise SystemExit("unknown release %s (live: %s)"
+                         % (release, ", ".join(RELEASES)))
+    suite = RELEASES[release]
+    return os.path.join(CHROOTS, suite) if suite else ""
+
+
 # Files of a case folder that belong to the suite, not to Slurm.
-CASE_META = {"case.conf", "recorded.json", "README.md", "NOTES.md"}
+CASE_META = {"case.conf", "README.md", "NOTES.md"} | {
+    recording_name(r) for r in RELEASES}
 
 # ---------------------------------------------------------------------------
 # What the sandbox changes in slurm.conf.  Keys are case-insensitive, as in
@@ -81,6 +105,29 @@ suspendexcparts suspendexcstates slurmctldprimaryonprog
 slurmctldprimaryoffprog unkillablestepprogram mailprog resvepilog
 resvprolog
 """.split())
+# Site keys that only newer releases know (first release that has them):
+# replaced only there, so that an older Slurm still rejects them itself.
+SITE_KEYS_SINCE = {
+    "tlstype": (24, 5), "tlsparameters": (24, 5),
+    "certmgrtype": (24, 11), "certmgrparameters": (24, 11),
+    "certgentype": (25, 5), "certgenparameters": (25, 5),
+    "metricstype": (25, 11), "namespacetype": (25, 11),
+    "httpparsertype": (25, 11), "urlparsertype": (25, 11),
+    "clifilterparameters": (25, 11), "jobcomppassscript": (25, 11),
+    "healthchecktimeout": (26, 5), "metricsparameters": (26, 5),
+    "metricsauthusers": (26, 5), "slurmctldhttpauthparameters": (26, 5),
+    "slurmdhttpauthparameters": (26, 5),
+}
+# Site keys that newer releases dropped (first release without them): passed
+# through from then on, so that Slurm reports them itself.
+SITE_KEYS_REMOVED = {"accountingstorageloc": (25, 5)}
+# First release whose cgroup.conf takes CgroupPlugin=disabled.  From 24.05
+# slurmd always loads a cgroup plugin, and autodetection fails in many
+# containers; the sandbox uses none (task/none, proctrack/linuxproc).
+CGROUP_DISABLED_SINCE = (24, 5)
+# From 23.02 a relative Include is relative to slurm.conf's folder (22.05:
+# to the folder of the file that holds it).
+INCLUDE_FROM_CONF_DIR_SINCE = (23, 2)
 # Keys whose user value is kept and extended with the sandbox's items.
 # (DebugFlags=Gres makes slurmd -G print whole records; PrivateData=cloud
 # shows powered-down CLOUD nodes to scontrol.)
@@ -316,9 +363,10 @@ def case_nodes(conf):
 # The sandbox: rewritten configs + fake devices
 # ---------------------------------------------------------------------------
 class Sandbox:
-    def __init__(self, case_dir, devices="fake"):
+    def __init__(self, case_dir, devices="fake", version=(22, 5)):
         self.case_dir = os.path.abspath(case_dir)
         self.devices = devices
+        self.version = version     # (major, minor) of the Slurm that runs
         self.root = tempfile.mkdtemp(prefix="sl.", dir="/tmp")
         os.chmod(self.root, 0o755)
         for d in ("etc", "state", "spool", "log", "munge", "dev"):
@@ -334,6 +382,18 @@ class Sandbox:
 
     def remove(self):
         shutil.rmtree(self.root, ignore_errors=True)
+
+    def since(self, release):
+        return self.version >= release
+
+    def replaces(self, key):
+        """Is the slurm.conf key a site key the sandbox replaces, for the
+        Slurm that runs?"""
+        if key in SITE_KEYS_REMOVED and self.since(SITE_KEYS_REMOVED[key]):
+            return False
+        if key in SITE_KEYS_SINCE:
+            return self.since(SITE_KEYS_SINCE[key])
+        return key in SITE_KEYS
 
     def scrub(self, text):
         """Sandbox paths back to what the user wrote: fake devices to their
@@ -359,7 +419,10 @@ class Sandbox:
         self.append_overrides()
         if os.path.isfile(os.path.join(self.etc, "gres.conf")):
             self.rewrite_tree("gres.conf", self.rewrite_gres)
-        if os.path.isfile(os.path.join(self.etc, "cgroup.conf")):
+        cgroup = os.path.join(self.etc, "cgroup.conf")
+        if self.since(CGROUP_DISABLED_SINCE) and not os.path.isfile(cgroup):
+            open(cgroup, "w").close()
+        if os.path.isfile(cgroup):
             self.rewrite_file("cgroup.conf", self.rewrite_cgroup)
         with open(os.path.join(self.root, "plugstack.conf"), "w"):
             pass
@@ -375,8 +438,10 @@ class Sandbox:
         return text
 
     def rewrite_tree(self, top, fn):
-        """Rewrite top and every file it includes (22.05: a relative Include
-        is relative to the folder of the file that holds it)."""
+        """Rewrite top and every file it includes (a relative Include is
+        relative to the folder of the file that holds it in 22.05, to
+        slurm.conf's folder from 23.02)."""
+        from_conf_dir = self.since(INCLUDE_FROM_CONF_DIR_SINCE)
         todo, done = [top], set()
         while todo:
             rel = todo.pop()
@@ -395,8 +460,8 @@ class Sandbox:
                 if os.path.isabs(inc):
                     inc = os.path.relpath(self.absolute_include(inc), self.etc)
                 else:
-                    inc = os.path.normpath(os.path.join(os.path.dirname(rel),
-                                                        inc))
+                    base = "" if from_conf_dir else os.path.dirname(rel)
+                    inc = os.path.normpath(os.path.join(base, inc))
                 if not inc.startswith(".."):
                     todo.append(inc)
 
@@ -450,7 +515,7 @@ class Sandbox:
                 self.replace_logical(phys, first, last, "%s=%s" % (
                     logical.split("=", 1)[0].strip(), ",".join(items)))
                 self.seen_merge.add(key)
-            elif key in SITE_KEYS:
+            elif self.replaces(key):
                 self.replace_logical(phys, first, last,
                                      "# [slurm_live] replaced: " +
                                      logical.strip())
@@ -594,6 +659,8 @@ class Sandbox:
                 self.replace_logical(phys, first, last,
                                      "# [slurm_live] replaced: " +
                                      logical.strip())
+        if self.since(CGROUP_DISABLED_SINCE):
+            phys += ["", "# [slurm_live] sandbox", "CgroupPlugin=disabled"]
         return "\n".join(phys)
 
 
@@ -605,11 +672,16 @@ class HarnessError(Exception):
 
 
 class Probe:
-    def __init__(self, case_dir, node, devices="fake", timeout=20.0):
+    def __init__(self, case_dir, node, devices="fake", timeout=20.0,
+                 root="", version=(22, 5)):
         self.case_dir = case_dir
         self.node = node
         self.devices = devices
         self.timeout = timeout
+        self.version = version
+        # a chroot's Slurm and munged run as `chroot ROOT prog` (chroot(8)
+        # execs prog, so the PID is the daemon's)
+        self.wrap = ["chroot", root] if root else []
         self.procs = {}
         self.sb = None
         self.env = None
@@ -620,7 +692,7 @@ class Probe:
         env.update(extra_env or {})
         with open(os.path.join(self.sb.root, "log", name), "wb") as out:
             self.procs[name] = subprocess.Popen(
-                cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                self.wrap + cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL, start_new_session=True)
         return self.procs[name]
 
@@ -663,7 +735,8 @@ class Probe:
     def run_cmd(self, cmd, timeout, extra_env=None):
         env = dict(self.env)
         env.update(extra_env or {})
-        p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
+        p = subprocess.Popen(self.wrap + cmd, env=env,
+                             stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT,
                              stdin=subprocess.DEVNULL, start_new_session=True)
         try:
@@ -775,9 +848,12 @@ class Probe:
         return "package:%d core:%d pu:%d" % (max(s, 1), max(c, 1), max(t, 1))
 
     def run(self):
-        self.sb = Sandbox(self.case_dir, self.devices)
+        self.sb = Sandbox(self.case_dir, self.devices, self.version)
         self.env = {k: v for k, v in os.environ.items()
                     if not k.startswith(("SLURM", "HWLOC"))}
+        if self.wrap:       # the chroot's programs and libraries only
+            self.env["PATH"] = "/usr/sbin:/usr/bin:/sbin:/bin"
+            self.env.pop("LD_LIBRARY_PATH", None)
         self.env["SLURM_CONF"] = self.sb.conf
         self.sb.build()
         self.start_munge()
@@ -988,8 +1064,23 @@ def fallback_topology(conf, node):
     return sockets, cores, threads
 
 
+def mount_chroot(root):
+    """Give the chroot root a /proc of its own and the host's /dev, /sys and
+    /tmp (the sandboxes live there) at the same paths, so that every path in
+    the sandbox configs means the same inside.  Only called in the probe's
+    private mount namespace: the mounts vanish with it, also when the probe
+    is killed."""
+    for args in (["-t", "proc", "proc", root + "/proc"],
+                 ["--rbind", "/dev", root + "/dev"],
+                 ["--rbind", "/sys", root + "/sys"],
+                 ["--bind", "/tmp", root + "/tmp"]):
+        subprocess.run(["mount"] + args, check=True)
+
+
 def probe_in_namespace(args):
     """Entry point inside the private network namespace (--_probe)."""
+    if args.root:
+        mount_chroot(args.root)
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
     # glibc's getaddrinfo(AI_ADDRCONFIG) needs an address besides 127.0.0.1
     subprocess.run(["ip", "addr", "add", "127.0.0.2/32", "dev", "lo"],
@@ -1012,7 +1103,8 @@ def probe_in_namespace(args):
         signal.signal(signal.SIGTERM, on_signal)
         signal.signal(signal.SIGALRM, on_signal)
         signal.alarm(max(1, int(deadline - time.time())))
-        probe = Probe(args.case_dir, args._probe, args.devices, args.timeout)
+        probe = Probe(args.case_dir, args._probe, args.devices, args.timeout,
+                      args.root, release_tuple(args.slurm_version))
         try:
             result = probe.run()
             break
@@ -1044,40 +1136,87 @@ def probe_in_namespace(args):
 # ---------------------------------------------------------------------------
 # Driver: one namespace per node, several at once
 # ---------------------------------------------------------------------------
-def preflight():
-    """Problems that stop a live run (empty list when it can run)."""
+def preflight(release=HOST_RELEASE):
+    """Problems that stop a live run of release (empty list when it can
+    run)."""
     problems = []
+    root = release_root(release)
     if os.geteuid() != 0:
         problems.append("must run as root (daemons, mknod, network namespace)")
-    for prog in ("slurmd", "slurmctld", "scontrol", "munged", "unshare", "ip"):
+    for prog in ("unshare", "ip") + (("chroot", "mount") if root else ()):
         if shutil.which(prog) is None:
+            problems.append("%s not found (apt-get install util-linux "
+                            "iproute2)" % prog)
+    for prog in ("slurmd", "slurmctld", "scontrol", "munged"):
+        if not root and shutil.which(prog) is None:
             problems.append("%s not found (apt-get install slurmd slurmctld "
-                            "slurm-client munge util-linux iproute2)" % prog)
+                            "slurm-client munge)" % prog)
+        elif root and not any(os.access(os.path.join(root, d, prog), os.X_OK)
+                              for d in ("usr/sbin", "usr/bin")):
+            problems.append("%s: no %s (build the chroot: "
+                            "scripts/make-chroots.sh)" % (root, prog))
     if not problems:
-        rc = subprocess.run(["unshare", "-n", "true"],
-                            stderr=subprocess.DEVNULL).returncode
+        ns = ["unshare", "-n"] + (["-m"] if root else []) + ["true"]
+        rc = subprocess.run(ns, stderr=subprocess.DEVNULL).returncode
         if rc != 0:
-            problems.append("unshare -n fails: no private network namespace")
+            problems.append("%s fails: no private namespace" % " ".join(ns[:-1]))
+    if not problems:
+        found = slurm_version(root)
+        if (found or {}).get("release") != release:
+            problems.append("%s runs Slurm %s, not %s" % (
+                root or "the host", (found or {}).get("text"), release))
     return problems
 
 
-def slurm_version():
+def slurm_version(root=""):
+    """What the Slurm of root ('' = the host) says it is: {'text': 'slurm-wlm
+    24.11.5', 'version': '24.11.5', 'release': '24.11'}, or None.  Debian's
+    packages call themselves slurm-wlm (and are built with
+    --enable-multiple-slurmd), an upstream build slurm."""
     try:
-        out = subprocess.run(["slurmd", "-V"], stdout=subprocess.PIPE,
+        out = subprocess.run((["chroot", root] if root else []) +
+                             ["slurmd", "-V"], stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, timeout=10).stdout
-        return out.decode().split()[-1]
+        text = out.decode().strip()
+        version = text.split()[-1]
     except (OSError, IndexError, subprocess.TimeoutExpired):
         return None
+    m = re.match(r"(\d+)\.(\d+)", version)
+    if not m:
+        return None
+    return {"text": text, "version": version,
+            "release": "%s.%02d" % (m.group(1), int(m.group(2)))}
 
 
-def probe_node(case_dir, node, devices="fake", timeout=20.0, keep=False):
-    """Run one node's probe in its own network namespace; returns its
-    result dict.  The child gets a hard time limit and is stopped (SIGTERM,
-    then SIGKILL) if it overruns it."""
+def release_tuple(version):
+    """'24.11.5' -> (24, 11)."""
+    m = re.match(r"(\d+)\.(\d+)", version or "")
+    return (int(m.group(1)), int(m.group(2))) if m else (22, 5)
+
+
+def live_target(release=HOST_RELEASE):
+    """The Slurm that runs release: {'release', 'root', 'text', 'version'}
+    (see slurm_version); call preflight(release) first."""
+    root = release_root(release)
+    found = slurm_version(root) or {"text": None, "version": None}
+    return dict(found, release=release, root=root)
+
+
+def probe_node(case_dir, node, devices="fake", timeout=20.0, keep=False,
+               target=None):
+    """Run one node's probe in its own network namespace (and, for a
+    chroot, mount namespace); returns its result dict.  The child gets a
+    hard time limit and is stopped (SIGTERM, then SIGKILL) if it overruns
+    it."""
+    target = target or live_target()
     hard = timeout + 60          # -G can wait 20 s on a missing device
-    cmd = ["unshare", "-n", "--", sys.executable, "-S", os.path.abspath(__file__),
-           os.path.abspath(case_dir), "--_probe", node, "--devices", devices,
-           "--timeout", str(timeout), "--hard-limit", str(hard)]
+    ns = ["unshare", "-n"] + (["-m", "--propagation", "private"]
+                              if target["root"] else [])
+    cmd = ns + ["--", sys.executable, "-S", os.path.abspath(__file__),
+                os.path.abspath(case_dir), "--_probe", node, "--devices",
+                devices, "--timeout", str(timeout), "--hard-limit", str(hard),
+                "--root", target["root"], "--slurm-version",
+                target["version"] or ""]
     if keep:
         cmd.append("--keep")
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -1119,32 +1258,46 @@ def case_jobs(case_dir):
 
 
 def probe_cases(case_dirs, jobs=2, node_filter=None, progress=None,
-                keep=False):
-    """Probe every node of every case, jobs sandboxes at a time.  Returns
-    {case_dir: recording}.  A case whose DEVICES is not 'fake' also gets an
-    'offline' result per node: the same run with faked character devices,
-    which is what a static linter has to predict."""
+                keep=False, target=None):
+    """Probe every node of every case on one Slurm (target, default the
+    host's), jobs sandboxes at a time.  Returns {case_dir: recording}."""
+    target = target or live_target()
+    return probe_releases(case_dirs, [target], jobs, node_filter, progress,
+                          keep)[target["release"]]
+
+
+def probe_releases(case_dirs, targets, jobs=2, node_filter=None,
+                   progress=None, keep=False):
+    """Probe every node of every case on every target Slurm, all in one
+    pool of jobs sandboxes.  Returns {release: {case_dir: recording}}.  A
+    case whose DEVICES is not 'fake' also gets an 'offline' result per node:
+    the same run with faked character devices, which is what a static
+    linter has to predict."""
     work = []
-    for cd in case_dirs:
-        for node, devices, timeout in case_jobs(cd):
-            if node_filter and node not in node_filter:
-                continue
-            work.append((cd, node, devices, timeout, "main"))
-            if devices != "fake":
-                work.append((cd, node, "fake", timeout, "offline"))
-    version = slurm_version()
-    results = {cd: {"harness_version": HARNESS_VERSION,
-                    "slurm_version": version, "nodes": {}} for cd in case_dirs}
+    for t in targets:
+        for cd in case_dirs:
+            for node, devices, timeout in case_jobs(cd):
+                if node_filter and node not in node_filter:
+                    continue
+                work.append((t, cd, node, devices, timeout, "main"))
+                if devices != "fake":
+                    work.append((t, cd, node, "fake", timeout, "offline"))
+    results = {t["release"]: {cd: {"harness_version": HARNESS_VERSION,
+                                   "slurm_version": t["version"],
+                                   "slurmd_version": t["text"],
+                                   "nodes": {}} for cd in case_dirs}
+               for t in targets}
     # slow ones first (a missing device file costs 20 s, a missing Include
     # 60 s), so that they overlap with the rest
-    work.sort(key=lambda w: (w[2] != "host", -w[3]))
+    work.sort(key=lambda w: (w[3] != "host", -w[4]))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        futs = {ex.submit(timed, probe_node, cd, n, dev, to, keep):
-                (cd, n, kind) for cd, n, dev, to, kind in work}
+        futs = {ex.submit(timed, probe_node, cd, n, dev, to, keep, t):
+                (t["release"], cd, n, kind)
+                for t, cd, n, dev, to, kind in work}
         for fut in concurrent.futures.as_completed(futs):
-            cd, n, kind = futs[fut]
+            release, cd, n, kind = futs[fut]
             res, secs = fut.result()
-            slot = results[cd]["nodes"].setdefault(n, {})
+            slot = results[release][cd]["nodes"].setdefault(n, {})
             if kind == "offline":
                 slot["offline"] = {k: res.get(k) for k in
                                    ("verdict", "reason", "gres")}
@@ -1156,10 +1309,11 @@ def probe_cases(case_dirs, jobs=2, node_filter=None, progress=None,
                     slot["offline"] = offline
             if progress:
                 progress(cd, n, kind, res, secs)
-    for cd in case_dirs:   # stable node order: as case.conf lists them
-        order = [n for n, _, _ in case_jobs(cd)]
-        nodes = results[cd]["nodes"]
-        results[cd]["nodes"] = {n: nodes[n] for n in order if n in nodes}
+    for per_case in results.values():   # node order: as case.conf lists them
+        for cd, rec in per_case.items():
+            order = [n for n, _, _ in case_jobs(cd)]
+            rec["nodes"] = {n: rec["nodes"][n] for n in order
+                            if n in rec["nodes"]}
     return results
 
 
@@ -1187,7 +1341,13 @@ def main(argv=None):
                     help="probe only this node (repeatable; default: NODES= "
                     "of case.conf)")
     ap.add_argument("--record", action="store_true",
-                    help="write recorded.json into each case folder")
+                    help="write the release's recording (recorded.json for "
+                    "22.05, recorded-X.Y.json for X.Y) into each case folder")
+    ap.add_argument("--release", default=HOST_RELEASE, choices=list(RELEASES),
+                    help="Slurm release to run: %s is the host's packages, "
+                    "the others Debian chroots under $GRESLINT_CHROOTS "
+                    "(default %s; make-chroots.sh builds them)"
+                    % (HOST_RELEASE, CHROOTS))
     ap.add_argument("-j", "--jobs", type=int, default=4,
                     help="sandboxes at a time (default 4)")
     ap.add_argument("--keep", action="store_true",
@@ -1198,16 +1358,19 @@ def main(argv=None):
                     help=argparse.SUPPRESS)
     ap.add_argument("--hard-limit", type=float, default=90.0,
                     help=argparse.SUPPRESS)
+    ap.add_argument("--root", default="", help=argparse.SUPPRESS)
+    ap.add_argument("--slurm-version", default="", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a._probe:
         return probe_in_namespace(a)
     if bool(a.all) == bool(a.case_dir):
         ap.error("give a case folder or --all CASES_ROOT")
-    problems = preflight()
+    problems = preflight(a.release)
     if problems:
         for p in problems:
             sys.stderr.write("slurm_live: %s\n" % p)
         return 2
+    target = live_target(a.release)
     cases = list_cases(a.all) if a.all else [os.path.abspath(a.case_dir)]
     if a.node and a.record:
         ap.error("--record records every node of case.conf; drop --node")
@@ -1216,7 +1379,7 @@ def main(argv=None):
         sys.stderr.write("%-40s %-12s %-8s %-15s %5.1f s\n" % (
             os.path.basename(cd), node, kind, res.get("verdict"), secs))
     t0 = time.time()
-    results = probe_cases(cases, a.jobs, a.node, progress, a.keep)
+    results = probe_cases(cases, a.jobs, a.node, progress, a.keep, target)
     rc = 0
     for cd in cases:
         rec = results[cd]
@@ -1227,7 +1390,7 @@ def main(argv=None):
                 os.path.basename(cd), "; ".join(errs)))
             continue
         if a.record:
-            with open(os.path.join(cd, "recorded.json"), "w") as f:
+            with open(os.path.join(cd, recording_name(a.release)), "w") as f:
                 json.dump(rec, f, indent=1, sort_keys=True)
                 f.write("\n")
     if not a.record:

@@ -20,10 +20,11 @@ import slurm_live   # noqa: E402
 CASES = os.path.join(HERE, "cases")
 
 
-def recordings():
-    for cd in slurm_live.list_cases(CASES):
-        with open(os.path.join(cd, "recorded.json")) as f:
-            yield cd, json.load(f)
+def recordings(releases=tuple(slurm_live.RELEASES)):
+    for release in releases:
+        for cd in slurm_live.list_cases(CASES):
+            with open(os.path.join(cd, slurm_live.recording_name(release))) as f:
+                yield cd, json.load(f)
 
 
 def perfect_answer(case_dir, recording):
@@ -200,6 +201,28 @@ class Compare(unittest.TestCase):
                                        "gres": [self.G]}}
         self.assertEqual(check.expected_of(rec)["verdict"], "ok")
 
+    def test_node_objects_of_array_and_object_forms(self):
+        nodes = [{"node": "gpu01", "verdict": "ok"}]
+        self.assertEqual(check.node_objects(nodes), {"gpu01": nodes[0]})
+        self.assertEqual(check.node_objects(
+            {"schema": 1, "cluster": {}, "nodes": nodes}),
+            {"gpu01": nodes[0], None: {}})
+        with self.assertRaises(RuntimeError):
+            check.node_objects({"cluster": {}})
+
+    def test_a_node_greslint_does_not_list_gets_a_cluster_fatal(self):
+        fatal = {"verdict": "slurmctld-fatal", "reason": "Invalid node names in partition gpu"}
+        answers = check.node_objects({"cluster": fatal, "nodes": [{"node": "gpu1", "verdict": "ok"}]})
+        self.assertEqual(check.answer_for(answers, "gpu01"), fatal)
+        self.assertEqual(check.answer_for(answers, "gpu1"), {"node": "gpu1", "verdict": "ok"})
+        answers = check.node_objects({"cluster": {"verdict": "drain"}, "nodes": []})
+        self.assertIsNone(check.answer_for(answers, "gpu01"))
+
+    def test_greslint_follows_the_recorded_build(self):
+        self.assertEqual(check.greslint_version(
+            {"slurmd_version": "slurm-wlm 24.11.5"}, "24.11"), "slurm-wlm 24.11.5")
+        self.assertEqual(check.greslint_version({}, "24.11"), "24.11")
+
     def test_stale_differences(self):
         a = {"verdict": "ok", "gres": [], "log": {"slurmd_errors": []}}
         self.assertEqual(check.stale_differences(a, json.loads(
@@ -229,7 +252,11 @@ class EndToEnd(unittest.TestCase):
         import test_check
         assert sys.argv[1:2] == ["nodes"] and "--format" in sys.argv
         cd = sys.argv[2]
-        rec = json.load(open(os.path.join(cd, "recorded.json")))
+        version = sys.argv[sys.argv.index("--slurm-version") + 1]
+        release = ".".join(version.split()[-1].split(".")[:2])
+        name = ("recorded.json" if release == "22.05"
+                else "recorded-%%s.json" %% release)
+        rec = json.load(open(os.path.join(cd, name)))
         out = test_check.perfect_answer(cd, rec)
         MUTATE
         json.dump({"schema": 1, "cluster": {"verdict": "ok", "reason": None},
@@ -255,7 +282,8 @@ class EndToEnd(unittest.TestCase):
     def test_wrong_fake_fails(self):
         mutate = "for o in out: o['verdict'] = 'ok'"
         rc, lines = self.run_check(self.FAKE.replace("MUTATE", mutate),
-                                   ["b_conf8_gres4", "a_correct_4gpu"])
+                                   ["--release", "22.05", "b_conf8_gres4",
+                                    "a_correct_4gpu"])
         self.assertEqual(rc, 1)
         self.assertEqual(lines[-1], "1 passed, 1 failed")
         self.assertTrue(any(l.startswith("FAIL b_conf8_gres4 gpu01: verdict")
@@ -264,7 +292,8 @@ class EndToEnd(unittest.TestCase):
     def test_missing_binary_fails(self):
         p = subprocess.run([sys.executable, os.path.join(HERE, "check.py"),
                             "--recorded", "--greslint", "/nonexistent/greslint",
-                            "a_correct_4gpu"], stdout=subprocess.PIPE)
+                            "--release", "22.05", "a_correct_4gpu"],
+                           stdout=subprocess.PIPE)
         self.assertEqual(p.returncode, 1)
         self.assertEqual(p.stdout.decode().splitlines()[-1],
                          "0 passed, 1 failed")
