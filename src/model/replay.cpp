@@ -1,0 +1,832 @@
+// SPDX-License-Identifier: Apache-2.0
+// slurmd (stages B-E) and slurmctld (stage F) for one node class (slurm-semantics.md §8).
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <unordered_map>
+
+#include "gres_parse.hpp"
+#include "model/analyzer.hpp"
+#include "rules/rules.hpp"
+#include "util.hpp"
+
+namespace greslint::model {
+namespace {
+namespace flag_bits {
+constexpr std::uint32_t count_only = 1u << 0, nvidia = 1u << 1, amd = 1u << 2, intel = 1u << 3,
+                        opencl = 1u << 4, one_sharing = 1u << 5, all_sharing = 1u << 6,
+                        no_gpu_env = 1u << 7, explicit_ = 1u << 8, env_uuid = 1u << 9, env_default = 1u << 10;
+constexpr std::uint32_t env = nvidia | amd | intel | opencl | no_gpu_env;
+}  // namespace flag_bits
+
+std::uint32_t parse_flags(std::string_view text, const VersionProfile& profile) {
+  using namespace flag_bits;
+  std::uint32_t f = 0;
+  if (icontains(text, "CountOnly")) f |= count_only;
+  if (icontains(text, "nvidia_gpu_env")) f |= nvidia;
+  if (icontains(text, "amd_gpu_env")) f |= amd;
+  if (icontains(text, "intel_gpu_env")) f |= intel;
+  if (icontains(text, "opencl_env")) f |= opencl;
+  if (icontains(text, "one_sharing")) f |= one_sharing;
+  if (icontains(text, "all_sharing")) f |= all_sharing;
+  if (icontains(text, "no_gpu_env")) f |= no_gpu_env;
+  if (profile.has_flag("explicit") && icontains(text, "explicit")) f |= explicit_;
+  if (profile.has_flag("env_uuid") && icontains(text, "env_uuid")) f |= env_uuid;
+  return f;
+}
+
+}  // namespace
+std::string type_text(const std::optional<std::string>& t) { return t ? *t : "(null)"; }
+
+void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<const GresLine*>& lines,
+                        const std::string& rep) {
+  const Topology& topo = node.topo;
+  const std::uint32_t core_cnt = topo.core_count();
+  cls.sockets = topo.sockets;
+  cls.cores_per_socket = topo.cores;
+  cls.threads_per_core = topo.threads;
+  cls.cpus = topo.cpus;
+  cls.configured_gres = node.gres;
+  cls.configured_gres_span = node.gres_span;
+  const bool config_overrides = [&] {
+    const KeyValue* p = setting("SlurmdParameters");
+    return p && icontains(p->value, "config_overrides");
+  }();
+
+  // Stage B: drop Gres= tokens whose name is not spelled as in GresTypes (B5).
+  std::string filtered;
+  for (std::string_view tok : node.gres.empty() ? std::vector<std::string_view>{} : split_commas(node.gres)) {
+    std::string_view name = tok.substr(0, tok.find(':'));
+    if (in_grestypes_exact(name)) {
+      if (!filtered.empty()) filtered += ',';
+      filtered += tok;
+      continue;
+    }
+    // A token can be megabytes long; messages quote a clipped copy (kMaxFindingText).
+    const std::string shown_tok = clipped(tok), shown_name = clipped(name);
+    std::string help = in_grestypes_nocase(name)
+                           ? fmt::format("GresTypes spells it differently; names are case-sensitive")
+                           : fmt::format("add {} to GresTypes, or remove the token", shown_name);
+    if (grestypes_.empty()) {
+      // Without GresTypes no GRES plugin is loaded and Slurm ignores Gres= without a word.
+      report_for(rules::GRS110, node.gres_span,
+                 fmt::format("Gres token \"{}\" is ignored: slurm.conf has no GresTypes, so {} get no {}", shown_tok,
+                             kNodes, shown_name))
+          .help(fmt::format("add GresTypes={} to slurm.conf", shown_name));
+      continue;
+    }
+    Span token_span = node.gres_span;
+    if (node.gres_span.size() == node.gres.size()) {
+      const auto offset = std::uint32_t(tok.data() - node.gres.data());
+      token_span = Span{node.gres_span.file, node.gres_span.begin + offset, node.gres_span.begin + offset + std::uint32_t(tok.size())};
+    }
+    report_for(rules::GRS110, token_span,
+               fmt::format("Gres token \"{}\" names a GRES that GresTypes does not list, so Slurm drops it on {}",
+                           shown_tok, kNodes))
+        .slurm(fmt::format("Invalid GRES configured on node {}: {}", clipped(node.names_text), shown_tok))
+        .help(help);
+    degrade(cls);
+  }
+  std::map<std::string, GresCount> conf;
+  for (const std::string& name : grestypes_) {
+    GresCount c = count_gres(filtered, name);
+    if (!c.bad_token.empty()) {
+      report_for(rules::GRS115, node.gres_span,
+                 fmt::format("Gres token \"{}\" has a count Slurm cannot read; it stops counting {} there",
+                             clipped(c.bad_token), name))
+          .slurm(fmt::format("Bad GRES configuration: {}", clipped(c.bad_token)))
+          .help("write the count as a number with an optional K/M/G suffix, e.g. gpu:a100:4");
+      degrade(cls);
+    }
+    conf.emplace(name, std::move(c));
+  }
+
+  // Stage C: gres.conf, for this node (§5). Parse errors anywhere in the file are fatal.
+  if (gres_.failed) {
+    fatal(cls, Verdict::slurmd_fatal, fmt::format("error opening/reading {}", in_.gres_conf_path));
+    return;
+  }
+  auto known_autodetect = [&](std::string_view value) {
+    if (iequals(value, "off")) return true;
+    for (std::string_view v : profile_.autodetect_values())
+      if (v != "off" && icontains(value, v)) return true;
+    return false;
+  };
+  if (global_autodetect_kv_ && !known_autodetect(global_autodetect_)) {
+    report_for(rules::GRS204, global_autodetect_kv_->value_span,
+               fmt::format("AutoDetect={} is not a value Slurm {} knows; it is ignored", global_autodetect_,
+                           profile_.version().str()))
+        .slurm(fmt::format("unknown autodetect flag '{}'", global_autodetect_))
+        .help("use nvml, rsmi, oneapi or off");
+    degrade(cls);
+  }
+  std::vector<const GresLine*> by_file = lines;
+  std::sort(by_file.begin(), by_file.end(), [](auto* a, auto* b) { return a->file_order < b->file_order; });
+  std::vector<std::pair<const GresLine*, GresRecord>> parsed;
+  std::optional<std::string> prev_name;
+  std::uint32_t prev_flags = 0;
+  std::optional<std::string> node_autodetect;
+  for (const GresLine* line : by_file) {
+    const Directive& d = *line->d;
+    const KeyValue* autodetect = d.find("AutoDetect");
+    if (autodetect && !line->node_scoped) {
+      report_for(rules::GRS203, autodetect->key_span, "AutoDetect on a Name= line has no effect")
+          .slurm("gres.conf: In-line AutoDetect requires NodeName to take effect")
+          .help("put AutoDetect= on a line of its own, or on a NodeName= line");
+      degrade(cls);
+    } else if (autodetect) {
+      if (!known_autodetect(autodetect->value)) {
+        report_for(rules::GRS204, autodetect->value_span,
+                   fmt::format("AutoDetect={} is not a value Slurm {} knows; it is ignored", autodetect->value,
+                               profile_.version().str()))
+            .slurm(fmt::format("unknown autodetect flag '{}'", autodetect->value))
+            .help("use nvml, rsmi, oneapi or off");
+        degrade(cls);
+      } else if (node_autodetect && !iequals(*node_autodetect, autodetect->value)) {
+        report_for(rules::GRS207, autodetect->value_span,
+                   fmt::format("AutoDetect={} contradicts AutoDetect={} given earlier for {}", autodetect->value,
+                               *node_autodetect, kNodes))
+            .slurm("gres.conf: duplicate node-local AutoDetect specification does not match the first")
+            .help("give one AutoDetect value per node");
+        fatal(cls, Verdict::slurmd_fatal, "gres.conf: duplicate node-local AutoDetect specification does not match the first");
+        return;
+      } else {
+        node_autodetect = autodetect->value;
+      }
+    }
+    const KeyValue* name_kv = line->node_scoped ? d.find("Name") : &d.head();
+    if (!name_kv) {
+      if (autodetect) continue;
+      std::string rest = std::string(sources_.text(Span{d.head().key_span.file, d.head().value_span.end, d.span.end}));
+      while (!rest.empty() && is_space(rest.front())) rest.erase(rest.begin());
+      report_for(rules::GRS202, d.head().key_span, "this NodeName= line has no Name=, so Slurm ignores it")
+          .slurm(fmt::format("Invalid GRES data, no type name ({})", rest))
+          .help("add Name=gpu (or the GRES this line describes)");
+      degrade(cls);
+      continue;
+    }
+    if (!in_grestypes_nocase(name_kv->value)) {
+      report_for(rules::GRS201, name_kv->value_span,
+                 fmt::format("Name={} is not in GresTypes, so slurmd ignores this line", name_kv->value))
+          .slurm(fmt::format("Ignoring gres.conf record, invalid name: {}", name_kv->value))
+          .help(grestypes_.empty() ? "set GresTypes in slurm.conf" : "add it to GresTypes in slurm.conf, or fix the name");
+      degrade(cls);
+      continue;
+    }
+    GresRecord r;
+    r.line = line;
+    r.name = name_kv->value;
+    if (const KeyValue* t = d.find("Type")) r.type = t->value;
+    const KeyValue* file = d.find("File");
+    if (const KeyValue* files = d.find("Files"); files && (!file || files->key_span.begin > file->key_span.begin)) file = files;
+    const KeyValue* mf = d.find("MultipleFiles");
+    const bool shared = iequals(r.name, "mps") || iequals(r.name, "shard");
+    if (file && mf) {
+      report_for(rules::GRS209, mf->key_span, "File= and MultipleFiles= cannot both be given")
+          .slurm("File and MultipleFiles options are mutually exclusive")
+          .help("use MultipleFiles= for one MIG device made of several files, File= otherwise");
+      fatal(cls, Verdict::slurmd_fatal, "File and MultipleFiles options are mutually exclusive");
+      return;
+    }
+    if (file || mf) {
+      const KeyValue* kv = file ? file : mf;
+      auto l = parse_hostlist(kv->value, kv->value_span, profile_);
+      if (!l.ok()) {
+        report_for(rules::GRS215, kv->value_span, fmt::format("{}={} is not a valid device list", kv->key, kv->value))
+            .slurm(fmt::format("can't parse File={}", kv->value))
+            .help("write device ranges like /dev/nvidia[0-3]");
+        fatal(cls, Verdict::slurmd_fatal, fmt::format("can't parse File={}", kv->value));
+        return;
+      }
+      spend(*l.list, kv->value_span);
+      r.paths = l.list->expand();
+      r.files = kv->value;
+      r.multiple_files = mf != nullptr;
+      if (mf && r.paths.size() < 2) {
+        report_for(rules::GRS210, mf->value_span, "MultipleFiles= names a single file")
+            .slurm("MultipleFiles does not contain multiple files. Use File instead")
+            .help("use File= for a single device file");
+        fatal(cls, Verdict::slurmd_fatal, "MultipleFiles does not contain multiple files. Use File instead");
+        return;
+      }
+      r.count = mf ? 1 : r.paths.size();
+    } else {
+      r.count = 1;
+    }
+    if (const KeyValue* c = d.find("Count")) {
+      auto n = parse_gres_count(c->value);
+      if (!n) {
+        std::string slurm = fmt::format("Invalid GRES record for {}, invalid count {}", r.name, c->value);
+        report_for(rules::GRS211, c->value_span, fmt::format("Count={} is not a count Slurm can read", c->value))
+            .slurm(slurm)
+            .help("write a whole number with an optional K/M/G suffix");
+        fatal(cls, Verdict::slurmd_fatal, slurm);
+        return;
+      }
+      if (*n >= ~std::uint64_t(0) - 1) {
+        std::string slurm = fmt::format("GRES {} has invalid count value {}", r.name, *n);
+        report_for(rules::GRS211, c->value_span, fmt::format("Count={} is too large", c->value)).slurm(slurm);
+        fatal(cls, Verdict::slurmd_fatal, slurm);
+        return;
+      }
+      if (file && !shared && *n != r.paths.size()) {
+        std::string slurm = fmt::format("Invalid GRES record for {}, count does not match File value", r.name);
+        report_for(rules::GRS212, c->value_span,
+                   fmt::format("Count={} but File= lists {} device{}", c->value, r.paths.size(),
+                               r.paths.size() == 1 ? "" : "s"))
+            .slurm(slurm)
+            .related(file->value_span, fmt::format("{} devices here", r.paths.size()))
+            .help(fmt::format("remove Count= (it defaults to the number of files), or set Count={}", r.paths.size()));
+        fatal(cls, Verdict::slurmd_fatal, slurm);
+        return;
+      }
+      if (!mf) r.count = *n;
+    }
+    const KeyValue* cores = d.find("Cores");
+    if (!cores) cores = d.find("CPUs");
+    if (cores) {
+      r.cores = cores->value;
+      r.core_bits = parse_core_list(cores->value, core_cnt);
+      // slurmctld reads gres.conf for CLOUD nodes and checks the core list against the CPU count (C10b).
+      if (node.cloud && !parse_core_list(cores->value, topo.cpus)) {
+        std::string slurm = fmt::format("Invalid GRES data for {}, {}={} (only {} CPUs are available)", r.name,
+                                        cores->spec->name, cores->value, topo.cpus);
+        report_for(rules::GRS208, cores->value_span,
+                   fmt::format("{}={} is beyond the {} CPUs of CLOUD nodes {}; slurmctld checks it and exits",
+                               cores->key, cores->value, topo.cpus, kNodes))
+            .slurm(slurm)
+            .effect(Effect::fatal, Daemon::slurmctld)
+            .severity(Severity::error)
+            .help(fmt::format("use core indexes below {}", core_cnt));
+        fatal(cls, Verdict::slurmctld_fatal, slurm);
+        return;
+      }
+      if (!r.core_bits) {
+        report_for(rules::GRS208, cores->value_span,
+                   fmt::format("{}={} is outside the node's cores 0-{} ({} sockets x {} cores); {} takes core "
+                               "indexes, not CPU ids",
+                               cores->key, cores->value, core_cnt - 1, topo.sockets, topo.cores, cores->key))
+            .slurm(fmt::format("Invalid GRES data for {}, {}={}", r.name, cores->spec->name, cores->value))
+            .help(fmt::format("use core indexes below {} (check Sockets/CoresPerSocket in slurm.conf)", core_cnt));
+        degrade(cls);
+      }
+    }
+    const KeyValue* links = d.find("Links");
+    if (!links) links = d.find("Link");
+    if (links) {
+      std::string bad = validate_links(links->value);
+      if (bad.empty()) r.links = links->value;
+      else {
+        report_for(rules::GRS214, links->value_span, fmt::format("Links={} is not valid, so Slurm drops it: {}",
+                                                                 links->value, bad.substr(bad.find(':') + 2)))
+            .slurm(fmt::format("gres.conf: Ignoring invalid Links={} for Name={}", links->value, r.name))
+            .help("list one entry per GPU with exactly one -1 for the device itself");
+        degrade(cls);
+      }
+    }
+    // Flags: inherited from and checked against the previous record of the same name (§5.6).
+    const KeyValue* flags = d.find("Flags");
+    std::uint32_t f = flags ? parse_flags(flags->value, profile_) : 0;
+    if (flags) r.flags = flags->value;
+    using namespace flag_bits;
+    if ((f & no_gpu_env) && (f & (env & ~no_gpu_env))) {
+      std::string slurm = fmt::format(
+          "Invalid GRES record name={} type={}: Flags ({}) contains \"no_gpu_env\", which must be mutually "
+          "exclusive to all other GRES env flags of same node and name",
+          r.name, type_text(r.type), flags->value);
+      report_for(rules::GRS205, flags->value_span, "no_gpu_env cannot be combined with another *_env flag")
+          .slurm(slurm)
+          .help("keep either no_gpu_env or the *_env flags");
+      fatal(cls, Verdict::slurmd_fatal, slurm);
+      return;
+    }
+    if (f & env) {
+      const std::uint32_t mask = profile_.flags_compare_whole_word() ? ~0u : env;
+      if (prev_name && iequals(*prev_name, r.name) && (prev_flags & mask) != (f & mask)) {
+        std::string slurm = fmt::format(
+            "Invalid GRES record name={} type={}: Flags ({}) does not match env flags for previous GRES of same "
+            "node and name",
+            r.name, type_text(r.type), flags->value);
+        report_for(rules::GRS206, flags->value_span,
+                   "Flags differ from the previous gres.conf line for this GRES; every line of a name must carry "
+                   "the same env flags")
+            .slurm(slurm)
+            .help("give every line of this GRES the same Flags= (a line without Flags counts as all env flags)");
+        fatal(cls, Verdict::slurmd_fatal, slurm);
+        return;
+      }
+      prev_name = r.name;
+      prev_flags = f;
+    } else if (prev_name && iequals(*prev_name, r.name)) {
+      // Inherits the remembered flags.
+    } else if (iequals(r.name, "gpu")) {
+      prev_name = r.name;
+      prev_flags = nvidia | amd | intel | opencl | env_default;
+    }
+    parsed.emplace_back(line, std::move(r));
+  }
+  // A global device line is read by every node, GPU-less ones too: slurmd stats each path
+  // there and exits after 20 s when it is missing (C11, gotcha 3).
+  for (auto& entry : parsed) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const GresLine* line = entry.first;
+    const GresRecord& r = entry.second;
+    if (line->node_scoped || !r.files) continue;
+    auto it = conf.find(r.name);
+    const bool wanted = std::any_of(conf.begin(), conf.end(), [&](const auto& kv) { return iequals(kv.first, r.name) && kv.second.present; });
+    if (wanted || (it == conf.end() && !in_grestypes_nocase(r.name))) continue;
+    report_for(rules::GRS221, r.span_of("File"),
+               fmt::format("this Name={} line has no NodeName=, so {} (which have no {} in slurm.conf) also open {}; "
+                           "slurmd there waits 20 s and exits if the file is missing",
+                           r.name, kNodes, r.name, *r.files))
+        .slurm(fmt::format("can't stat gres.conf file {}: No such file or directory", r.paths.front()))
+        .help(fmt::format("prefix the line with NodeName=<the {} nodes>", r.name));
+  }
+  std::vector<GresRecord> records;
+  for (auto& [line, r] : parsed)
+    if (!line->node_scoped) records.push_back(r);
+  for (auto& [line, r] : parsed)
+    if (line->node_scoped) records.push_back(r);
+  cls.autodetect = node_autodetect ? *node_autodetect : global_autodetect_;
+  const bool autodetect_active = [&] {
+    std::string v = node_autodetect ? *node_autodetect : global_autodetect_;
+    return !v.empty() && !iequals(v, "off") && known_autodetect(v);
+  }();
+
+  if (node.cloud && autodetect_active && profile_.cloud_autodetect_fatal()) {
+    std::string slurm = fmt::format("Cannot use AutoDetect on cloud node \"{}\"", kNode);
+    report_for(rules::GRS223, node.names_span, fmt::format("AutoDetect applies to CLOUD nodes {}; slurmctld {} refuses that",
+                                                           kNodes, profile_.version().str()))
+        .slurm(slurm)
+        .help("set AutoDetect=off for cloud nodes and list their devices with File=");
+    fatal(cls, Verdict::slurmctld_fatal, slurm);
+    return;
+  }
+  // D1: typed and untyped counts mixed in slurm.conf (slurmd only).
+  for (const std::string& name : grestypes_) {
+    const GresCount& c = conf[name];
+    if (!c.types.empty() && c.total > c.typed_sum()) {
+      std::string slurm = fmt::format(
+          "_foreach_slurm_conf: Some {} GRES in slurm.conf have a type while others do not "
+          "(gres_ns->gres_cnt_config ({}) > tmp_count ({}))",
+          name, c.total, c.typed_sum());
+      report_for(rules::GRS116, node.gres_span,
+                 fmt::format("Gres= mixes typed and untyped {} counts ({} in all, {} typed)", name, c.total, c.typed_sum()))
+          .slurm(slurm)
+          .help(fmt::format("give every {} count a type, or none", name));
+      fatal(cls, Verdict::slurmd_fatal, slurm);
+      return;
+    }
+  }
+
+  // Stage D/E, per GRES name in Slurm's context order.
+  std::map<std::string, std::vector<GresRecord>> merged;
+  std::vector<std::string> gpu_files;
+  std::optional<std::string> gpu_type_for_shared;
+  for (const std::string& name : grestypes_) {
+    const GresCount& c = conf[name];
+    std::vector<GresRecord> recs;
+    for (const GresRecord& r : records)
+      if (iequals(r.name, name)) recs.push_back(r);
+    const bool is_shared = name == "mps" || name == "shard";
+    // D2, D3, D4.
+    const auto with_file = std::count_if(recs.begin(), recs.end(), [](const GresRecord& r) { return r.files.has_value(); });
+    const auto with_type = std::count_if(recs.begin(), recs.end(), [](const GresRecord& r) { return r.type.has_value(); });
+    auto fatal_record = [&](const RuleInfo& rule, const GresRecord& at, std::string message, std::string slurm, std::string help) {
+      report_for(rule, at.line->d->head().value_span, std::move(message)).slurm(slurm).help(std::move(help));
+      fatal(cls, Verdict::slurmd_fatal, slurm);
+    };
+    if (with_file > 0 && with_file < std::ptrdiff_t(recs.size())) {
+      const GresRecord& odd = *std::find_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files; });
+      fatal_record(rules::GRS217, odd, fmt::format("this {} line has no File= while other {} lines for {} have one", name, name, kNodes),
+                   fmt::format("gres.conf for {}, some records have \"File\" specification while others do not", name),
+                   "give every line of this GRES a File= (or none)");
+      return;
+    }
+    if (with_type > 0 && with_type < std::ptrdiff_t(recs.size())) {
+      const GresRecord& odd = *std::find_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.type; });
+      fatal_record(rules::GRS218, odd, fmt::format("this {} line has no Type= while other {} lines for {} have one", name, name, kNodes),
+                   fmt::format("gres.conf for {}, some records have \"Type=\" specification while others do not", name),
+                   "give every line of this GRES a Type= (or none)");
+      return;
+    }
+    if (std::count_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files && !r.type; }) > 1) {
+      const GresRecord& second = *std::find_if(recs.begin() + 1, recs.end(), [](const GresRecord& r) { return !r.files && !r.type; });
+      fatal_record(rules::GRS219, second, fmt::format("a second {} line with neither File= nor Type= for {}", name, kNodes),
+                   fmt::format("gres.conf duplicate records for {}", name),
+                   "keep one such line (AutoDetect needs no Name= line at all)");
+      return;
+    }
+    // D5: what gres.conf has beyond slurm.conf (_check_conf_mismatch).
+    {
+      std::vector<std::uint64_t> left;
+      for (const GresRecord& r : recs) left.push_back(r.count);
+      auto consume = [&](std::uint64_t count, const std::string* type) {
+        for (std::size_t i = 0; i < recs.size(); ++i) {
+          const bool match = type ? (recs[i].type ? iequals(*recs[i].type, *type) : !profile_.untyped_record_vs_typed_conf_warns())
+                                  : !recs[i].type.has_value();
+          if (!match) continue;
+          if (left[i] > count) { left[i] -= count; return; }
+          count -= left[i];
+          left[i] = 0;
+        }
+      };
+      if (c.types.empty()) consume(c.total, nullptr);
+      else for (const auto& t : c.types) consume(t.count, &t.type);
+      for (std::size_t i = 0; i < recs.size(); ++i) {
+        if (left[i] == 0 || is_shared) continue;
+        std::string label = name + (recs[i].type ? ":" + *recs[i].type : "");
+        std::string why;
+        if (!c.present) why = fmt::format("slurm.conf gives {} no {}", kNodes, name);
+        else if (c.types.empty() && recs[i].type)
+          why = fmt::format("slurm.conf Gres= is untyped, so Slurm keeps these GPUs but drops Type={}", *recs[i].type);
+        else if (!recs[i].type) why = fmt::format("slurm.conf Gres= is typed and this line has no Type=");
+        else why = fmt::format("slurm.conf configures {} {}", c.total, name);
+        report_for(rules::GRS302, recs[i].line->d->head().value_span,
+                   fmt::format("gres.conf has {} more {} than slurm.conf expects on {}: {}", left[i], label, kNodes, why))
+            .slurm(fmt::format("A line in gres.conf for GRES {} has {} more configured than expected in slurm.conf. "
+                               "Ignoring extra GRES.", label, left[i]))
+            .related(node.gres_span, "slurm.conf Gres= for these nodes")
+            .help(!c.present ? fmt::format("add Gres={}{}:{} to these nodes in slurm.conf, or drop the gres.conf line", name,
+                                           recs[i].type ? ":" + *recs[i].type : std::string(), recs[i].count)
+                  : c.types.empty() && recs[i].type ? fmt::format("write Gres={}:{}:N in slurm.conf to keep the type", name, *recs[i].type)
+                                                    : "make slurm.conf Gres= and gres.conf agree");
+        degrade(cls);
+      }
+    }
+    // D6: merge.
+    std::vector<GresRecord> pool = recs, out;
+    auto take = [&](const std::string* type, std::uint64_t count) {
+      if (count == 0) return;
+      for (auto it = pool.begin(); it != pool.end() && count > 0;) {
+        if (type && !(it->type && iequals(*it->type, *type))) { ++it; continue; }
+        GresRecord r = *it;
+        it = pool.erase(it);
+        if (!type) r.type.reset();
+        if (r.count > count) {
+          r.count = count;
+          if (r.files && !r.multiple_files) {
+            r.paths.resize(count);
+            r.files = fold_hostnames(r.paths, false);
+          }
+          count = 0;
+        } else {
+          count -= r.count;
+        }
+        out.push_back(std::move(r));
+      }
+      if (count > 0) {
+        GresRecord filler;
+        filler.origin = node.gres_span;
+        filler.name = name;
+        if (type) filler.type = *type;
+        filler.count = count;
+        out.push_back(std::move(filler));
+      }
+    };
+    if (c.types.empty()) take(nullptr, c.total);
+    else for (const auto& t : c.types) take(&t.type, t.count);
+    // E1: the same device file twice.
+    if (!is_shared) {
+      std::unordered_map<std::string, const GresRecord*> seen;
+      for (const GresRecord& r : out) {
+        if (r.multiple_files) continue;
+        for (const std::string& p : r.paths) {
+          auto [it, fresh] = seen.emplace(p, &r);
+          if (fresh) continue;
+          std::string slurm = name == "gpu" ? "Gres GPU plugin failed to load configuration" : "failed to load configuration";
+          report_for(rules::GRS220, r.line ? r.span_of("File") : node.gres_span,
+                     fmt::format("device file {} is listed twice for {}", p, kNodes))
+              .slurm(fmt::format("{} duplicate device file name ({})", name, p))
+              .related(it->second->line ? it->second->span_of("File") : Span{}, "first listed here")
+              .help("list each device file once");
+          fatal(cls, Verdict::slurmd_fatal, slurm);
+          return;
+        }
+      }
+    }
+    // E3: GPUs without File are dropped (unless AutoDetect fills them in).
+    if (name == "gpu" && !autodetect_active)
+      out.erase(std::remove_if(out.begin(), out.end(), [](const GresRecord& r) { return !r.files; }), out.end());
+    if (name == "gpu") {
+      for (const GresRecord& r : out) {
+        for (const std::string& p : r.paths) gpu_files.push_back(p);
+        if (!gpu_type_for_shared) gpu_type_for_shared = r.type;
+      }
+    }
+    // D7: shared GRES (mps/shard) mapped onto the GPU device files (gres_c_s.c).
+    if (is_shared && c.total > 0) {
+      auto shared_fatal = [&](std::string slurm, std::string message) {
+        report_for(rules::GRS314, node.gres_span, std::move(message)).slurm(slurm).help(
+            "give each GPU a File= and write the shared line with the GPUs' device files, or without File= once");
+        fatal(cls, Verdict::slurmd_fatal, slurm);
+      };
+      if (gpu_files.empty()) {
+        shared_fatal("failed to merge SHARED and SHARING configuration",
+                     fmt::format("{} is configured on {} but their GPUs have no device files to share", name, kNodes));
+        return;
+      }
+      const auto with_files = std::count_if(out.begin(), out.end(), [](const GresRecord& r) { return r.files.has_value(); });
+      if (with_files > 0 && with_files < std::ptrdiff_t(out.size())) {
+        shared_fatal("_build_shared_list: multiple configurations with and without \"File\"",
+                     fmt::format("gres.conf gives {} {} of {} {} configured in slurm.conf; slurmd adds a File-less "
+                                 "record for the rest, which cannot be mixed with File= records",
+                                 kNodes, c.total - [&] { std::uint64_t n = 0; for (auto& r : out) if (!r.files) n += r.count; return n; }(),
+                                 c.total, name));
+        return;
+      }
+      if (with_files == 0 && out.size() > 1) {
+        shared_fatal("_build_shared_list: bad configuration, multiple configurations without \"File\"",
+                     fmt::format("more than one {} line without File= for {}", name, kNodes));
+        return;
+      }
+      std::vector<GresRecord> spread;
+      auto place = [&](const std::vector<std::string>& files, std::uint64_t total, const GresRecord* from) {
+        const std::uint64_t n = files.size();
+        for (std::uint64_t i = 0; i < n; ++i) {
+          GresRecord r;
+          r.origin = node.gres_span;
+          r.name = name;
+          r.type = gpu_type_for_shared;
+          r.count = total / n + (i >= n - total % n ? 1 : 0);
+          r.files = files[i];
+          r.paths = {files[i]};
+          r.line = from ? from->line : nullptr;
+          spread.push_back(std::move(r));
+        }
+      };
+      if (with_files == 0) {
+        place(gpu_files, c.total, nullptr);
+      } else {
+        // A binary search, not a scan of gpu_files per path: 65,536 shared paths took minutes.
+        std::vector<std::string_view> gpu_sorted(gpu_files.begin(), gpu_files.end());
+        std::sort(gpu_sorted.begin(), gpu_sorted.end());
+        for (const GresRecord& r : out) {
+          std::vector<std::string> matched;
+          for (const std::string& p : r.paths)
+            if (std::binary_search(gpu_sorted.begin(), gpu_sorted.end(), std::string_view(p))) matched.push_back(p);
+          if (matched.size() < r.paths.size()) {
+            report_for(rules::GRS313, r.span_of("File"),
+                       fmt::format("{} File={} names device files that no gpu line on {} has; Slurm discards it", name,
+                                   *r.files, kNodes))
+                .slurm(fmt::format("Discarding gres/'shared' configuration (File={}) without matching gres/'sharing' record", *r.files))
+                .help("use the GPUs' exact device paths");
+            degrade(cls);
+            continue;
+          }
+          place(matched, r.count, &r);
+        }
+      }
+      out = std::move(spread);
+    }
+    merged[name] = std::move(out);
+  }
+  // With shared GRES configured, slurmd lists GPUs one record per file.
+  const bool shared_on_node = std::any_of(grestypes_.begin(), grestypes_.end(), [&](const std::string& n) {
+    return (n == "mps" || n == "shard") && conf[n].total > 0;
+  });
+
+  // Stage F: slurmctld at registration, per name (§6.F, order as in §8 step 6-8).
+  std::string drain_reason;
+  bool drained = false;
+  auto set_drain = [&](const std::string& reason) {
+    if (!drained) { drained = true; drain_reason = reason; }
+  };
+  for (const std::string& name : grestypes_) {
+    std::vector<GresRecord> recs = merged[name];
+    const GresCount& c = conf[name];
+    // F7: the record's name must be the exact GresTypes spelling.
+    for (auto it = recs.begin(); it != recs.end();) {
+      if (it->name == name) { ++it; continue; }
+      report_for(rules::GRS306, it->span_of("Name"),
+                 fmt::format("Name={} is spelled differently from GresTypes ({}): slurmd accepts it, slurmctld drops it",
+                             it->name, name))
+          .slurm(fmt::format("gres_node_config_unpack: gres/{} duplicate plugin ID with {}, unable to process", it->name, name))
+          .help(fmt::format("write Name={}", name));
+      it = recs.erase(it);
+    }
+    std::uint64_t reported = 0;
+    // Under AutoDetect, File-less GPU records stand for devices detection has to find.
+    const bool detect = name == "gpu" && autodetect_active;
+    for (const GresRecord& r : recs)
+      if (!(detect && !r.files)) reported += (r.files && r.count > 1024 && name != "mps" && name != "shard") ? 1024 : r.count;
+    if (detect && reported < c.total) {
+      report_for(rules::GRS222, node.gres_span,
+                 fmt::format("{} rely on AutoDetect for gpu; greslint cannot see how many GPUs it will find", kNodes))
+          .help("run greslint node-check on the node, or list the devices with File=");
+      continue;
+    }
+    if (reported < c.total) {
+      std::string slurm = fmt::format("gres/{} count reported lower than configured ({} < {})", name, reported, c.total);
+      std::string cause;
+      std::string help;
+      if (recs.empty() && records.empty())
+        cause = "gres.conf gives these nodes no device lines", help = fmt::format("add NodeName=... Name={} File=/dev/... lines for them", name);
+      else if (std::none_of(records.begin(), records.end(), [&](const GresRecord& r) { return iequals(r.name, name); }))
+        cause = fmt::format("no gres.conf line for {} applies to these nodes", name),
+        help = "check gres.conf NodeName= (it must match the slurm.conf NodeName exactly, case and padding)";
+      else if (!c.types.empty() && std::any_of(records.begin(), records.end(), [&](const GresRecord& r) { return iequals(r.name, name) && !r.type; }))
+        cause = "slurm.conf Gres= is typed but the gres.conf lines have no Type=, so Slurm does not use them",
+        help = fmt::format("add Type={} to the gres.conf lines", c.types.front().type);
+      else if (!c.types.empty() && std::any_of(records.begin(), records.end(), [&](const GresRecord& r) {
+                 return iequals(r.name, name) && r.type && std::none_of(c.types.begin(), c.types.end(), [&](const auto& t) { return iequals(t.type, *r.type); });
+               }))
+        cause = "gres.conf Type= does not match any slurm.conf type", help = "use the same type names in both files";
+      else if (name == "gpu" && std::any_of(records.begin(), records.end(), [&](const GresRecord& r) { return iequals(r.name, name) && !r.files; }))
+        cause = "slurmd drops GPU lines without File=", help = "list the device files with File=/dev/nvidia[...]";
+      else
+        cause = fmt::format("gres.conf lists {} where slurm.conf configures {}", reported, c.total),
+        help = fmt::format("list {} devices in gres.conf, or configure Gres={}:{} in slurm.conf", c.total,
+                           c.types.size() == 1 ? name + ":" + c.types.front().type : name, reported);
+      Span at = recs.empty() || !recs.front().line ? node.gres_span : recs.front().span_of("File");
+      auto b = report_for(rules::GRS301, at,
+                          fmt::format("{} report {} {} but slurm.conf configures {}: {}", kNodes, reported, name, c.total, cause))
+                   .slurm(slurm)
+                   .help(help);
+      if (at.begin != node.gres_span.begin || at.file != node.gres_span.file)
+        b.related(node.gres_span, fmt::format("configured here: Gres={}", node.gres));
+      set_drain(slurm);
+      continue;
+    }
+    if (reported > c.total && c.present) {
+      // F2: excess is ignored quietly (debug only); D5 already warned where it applies.
+    }
+    const bool has_file = std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return r.files.has_value(); });
+    const bool tracked = has_file && (std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return r.type || r.cores; }) ||
+                                   (profile_.version() >= kSlurm2302 && name == "gpu" && shared_on_node));
+    if (!tracked) continue;
+    std::size_t usable = recs.size();
+    if (profile_.invalid_cores_invalidates_node()) {
+      for (std::size_t i = 0; i < recs.size(); ++i)
+        if (recs[i].cores && !recs[i].core_bits) {
+          usable = i;
+          break;
+        }
+    }
+    if (usable < recs.size()) {
+      // F8 (24.11+): INVAL; the reason comes from the checks on the half-built topology.
+      std::string reason;
+      bool typed = std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return r.type.has_value(); });
+      if (typed && recs.size() > 1) {
+        for (const auto& t : c.types) {
+          std::uint64_t found = 0;
+          for (std::size_t i = 0; i < usable; ++i)
+            if (recs[i].type && *recs[i].type == t.type) found += recs[i].count;
+          if (found < t.count) { reason = fmt::format("gres/{}:{} count too low ({} < {})", name, t.type, found, t.count); break; }
+        }
+      } else if (typed && profile_.version() < kSlurm2511) {
+        reason = fmt::format("gres/{} type ((null)) reported but not configured", name);
+      }
+      const GresRecord& bad = recs[usable];  // has a line: only gres.conf records carry Cores=
+      report_for(rules::GRS303, bad.span_of("Cores"),
+                 fmt::format("slurmctld {} cannot read Cores={} for {} and invalidates the nodes", profile_.version().str(),
+                             *bad.cores, kNodes))
+          .slurm(fmt::format("_foreach_rebuild_topo: invalid GRES core specification ({}) on node {}", *bad.cores, rep))
+          .help("use core indexes that exist on the node");
+      if (!drained) { drained = true; drain_reason = reason; }
+      continue;
+    }
+    // F10: Cores on only some of the records.
+    {
+      const auto with_cores = std::count_if(recs.begin(), recs.end(), [](const GresRecord& r) { return r.cores.has_value(); });
+      if (with_cores > 0 && with_cores < std::ptrdiff_t(recs.size())) {
+        const GresRecord& odd = *std::find_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.cores; });
+        report_for(rules::GRS315, odd.line ? odd.line->d->head().value_span : odd.origin,
+                   fmt::format("this {} line has no Cores= while other lines for {} have one; its GPUs may be "
+                               "bound to any core", name, kNodes))
+            .slurm(fmt::format("_node_config_validate: gres/{}: has CPUs configured for only some of the records on node {}",
+                               name, rep))
+            .help("give every line Cores= (or none)");
+        degrade(cls);
+      }
+    }
+    // F11: a Links list longer than the GPUs the node reports.
+    for (const GresRecord& r : recs) {
+      if (!r.links) continue;
+      const auto entries = split_commas(*r.links).size();
+      if (entries > reported) {
+        std::string slurm = fmt::format("Invalid GRES Links value ({}) on node {}: i={} >= link_len={}.", *r.links,
+                                        kNode, reported, reported);
+        report_for(rules::GRS312, r.span_of("Links"),
+                   fmt::format("Links={} has {} entries but {} report {} {}", *r.links, entries, kNodes, reported, name))
+            .slurm(slurm)
+            .help(fmt::format("give exactly one entry per {} on the node", name));
+        set_drain(slurm);
+        break;
+      }
+    }
+    // F9 (24.11+): Cores must follow socket boundaries.
+    const auto rule = profile_.socket_boundary_check();
+    if (rule != SocketBoundaryCheck::none) {
+      for (const GresRecord& r : recs) {
+        if (!r.core_bits || r.core_bits->empty()) continue;
+        const auto& bits = *r.core_bits;
+        const std::uint32_t cps = topo.cores;
+        // (socket, cores used there) for the sockets the sorted list touches, in order. Not a
+        // counter per socket: Boards x SocketsPerBoard can claim 4 billion of them.
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> per_socket;
+        for (std::uint32_t b : bits) {
+          if (per_socket.empty() || per_socket.back().first != b / cps) per_socket.emplace_back(b / cps, 0);
+          ++per_socket.back().second;
+        }
+        int bad_socket = -1;
+        const bool all = bits.size() == core_cnt;
+        if (rule == SocketBoundaryCheck::per_socket) {
+          for (const auto& [s, used] : per_socket)
+            if (used != cps) { bad_socket = int(s); break; }
+        } else if (!all) {
+          for (const auto& [s, used] : per_socket)
+            if (used != cps || per_socket.size() > 1) { bad_socket = int(s); break; }
+        }
+        if (bad_socket < 0) continue;
+        std::string slurm = fmt::format("gres/{} GRES core specification {} for node {} doesn't match socket boundaries. "
+                                        "(Socket {} is cores {}-{})", name, format_index_list(bits), kNode, bad_socket,
+                                        bad_socket * cps, bad_socket * cps + cps - 1);
+        report_for(rules::GRS311, r.span_of("Cores"),
+                   fmt::format("Cores={} splits socket {} (cores {}-{}); Slurm {} requires {}", *r.cores, bad_socket,
+                               bad_socket * cps, bad_socket * cps + cps - 1, profile_.version().str(),
+                               rule == SocketBoundaryCheck::per_socket ? "whole sockets" : "exactly one whole socket or all cores"))
+            .slurm(slurm)
+            .help(fmt::format("use Cores={}-{} (the whole socket)", bad_socket * cps, bad_socket * cps + cps - 1));
+        set_drain(slurm);
+        break;
+      }
+    }
+    // F5: per-type counts, only when slurmd sent several records.
+    // With mps/shard on the node slurmd sends one gpu record per device file.
+    std::size_t sent = recs.size();
+    if (name == "gpu" && shared_on_node) {
+      sent = 0;
+      for (const GresRecord& r : recs) sent += r.multiple_files || r.paths.empty() ? 1 : r.paths.size();
+    }
+    if (sent > 1 && !config_overrides) {
+      for (const auto& t : c.types) {
+        std::uint64_t found = 0;
+        for (const GresRecord& r : recs)
+          if (r.type && *r.type == t.type) found += r.count;
+        if (found < t.count) {
+          std::string slurm = fmt::format("gres/{}:{} count too low ({} < {})", name, t.type, found, t.count);
+          report_for(rules::GRS304, node.gres_span,
+                     fmt::format("slurmctld finds {} {}:{} on {} but slurm.conf configures {} (types compare case-sensitively)",
+                                 found, name, t.type, kNodes, t.count))
+              .slurm(slurm)
+              .help("spell Type= in gres.conf exactly as in slurm.conf Gres=");
+          set_drain(slurm);
+          break;
+        }
+      }
+    }
+    // F6 (23.11+): a reported type slurm.conf does not have; 22.05 keeps it silently.
+    // Only a typed slurm.conf entry has types to compare with: shared records inherit the
+    // GPU's type under an untyped shard:N and register fine (23.11-26.05 recordings).
+    for (const GresRecord& r : recs) {
+      if (!r.type || c.types.empty()) continue;
+      const bool exact = std::any_of(c.types.begin(), c.types.end(), [&](const auto& t) { return t.type == *r.type; });
+      if (exact) continue;
+      const auto nocase = std::find_if(c.types.begin(), c.types.end(), [&](const auto& t) { return iequals(t.type, *r.type); });
+      if (profile_.type_not_configured_drains()) {
+        std::string slurm = fmt::format("gres/{} type ({}) reported but not configured", name, *r.type);
+        report_for(rules::GRS305, r.span_of("Type"),
+                   fmt::format("Type={} differs from slurm.conf's {}; slurmctld compares types case-sensitively", *r.type,
+                               nocase != c.types.end() ? nocase->type : std::string("types")))
+            .slurm(slurm)
+            .help(nocase != c.types.end() ? fmt::format("write Type={}", nocase->type) : "use the slurm.conf type name");
+        set_drain(slurm);
+      } else if (nocase != c.types.end() && !drained) {  // a drain already says it
+        report_for(rules::GRS305, r.span_of("Type"),
+                   fmt::format("Type={} differs in case from slurm.conf's {}; jobs asking for {}:{} will not match it",
+                               *r.type, nocase->type, name, nocase->type))
+            .severity(Severity::warning)
+            .effect(Effect::degraded, Daemon::slurmctld)
+            .help(fmt::format("write Type={}", nocase->type));
+      }
+      break;
+    }
+  }
+  if (drained) drain(cls, drain_reason);
+
+  // What slurmd -G prints.
+  for (const std::string& name : grestypes_) {
+    for (const GresRecord& r : merged[name]) {
+      if (r.count == 0) continue;
+      auto emit = [&](const GresRecord& rec, std::uint64_t count, std::optional<std::string> files) {
+        EffectiveGres g;
+        g.name = rec.name;
+        g.type = rec.type;
+        g.count = count;
+        g.files = std::move(files);
+        g.cores = rec.cores;
+        g.links = rec.links;
+        g.flags = rec.flags;
+        cls.gres.push_back(std::move(g));
+      };
+      if (name == "gpu" && shared_on_node && r.paths.size() > 1 && !r.multiple_files) {
+        for (const std::string& p : r.paths) emit(r, 1, p);
+      } else {
+        emit(r, r.count, r.files);
+      }
+    }
+  }
+}
+
+}  // namespace greslint::model
