@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include "rules.hpp"
-#include "rules/startup_checks.hpp"
 #include "rules/startup_words.hpp"
 #include "util.hpp"
 
@@ -101,7 +100,9 @@ Outcome check_grs122_reconfig_flags(const SlurmConfView& v, Findings& out) {
 // controller.c: limits need the database; without slurmdbd slurmctld turns enforcement off.
 Outcome check_grs122_enforce_without_slurmdbd(const SlurmConfView& v, Findings& out) {
   const KeyValue* enforce = v.settings.find("AccountingStorageEnforce");
-  if (!enforce || list_items(enforce->value).empty()) return Outcome::proceed();
+  if (!enforce || list_items(enforce->value).empty() ||
+      first_unknown_word(enforce->value, accounting_storage_enforce_words(), v.profile.version()))
+    return Outcome::proceed();
   const KeyValue* type = v.settings.find("AccountingStorageType");
   if (type && icontains(type->value, "slurmdbd")) return Outcome::proceed();
   const std::string storage = type ? type->value : "accounting_storage/none";

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include "rules.hpp"
-#include "rules/startup_checks.hpp"
 #include "rules/startup_words.hpp"
 #include "util.hpp"
 
@@ -117,9 +116,5 @@ Outcome check_grs124_linear_with_topology_tree(const SlurmConfView& v, Findings&
                   "set SelectType=select/cons_tres", true);
 }
 
-std::string effective_select_type(const Settings& settings, const VersionProfile& profile) {
-  if (const KeyValue* kv = settings.find("SelectType")) return kv->value;
-  return profile.cons_tres_is_default() ? "select/cons_tres" : "select/linear";
-}
 
 }  // namespace greslint::rules

@@ -2,7 +2,7 @@
 // GRS128 no-partition: slurm.conf has no PartitionName line: slurmctld 22.05 exits
 // (docs/rules/GRS128.md).
 #include "rules.hpp"
-#include "rules/startup_checks.hpp"
+#include "rules/startup_words.hpp"
 
 namespace greslint::rules {
 

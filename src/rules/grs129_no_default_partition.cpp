@@ -2,7 +2,7 @@
 // GRS129 no-default-partition: no partition has Default=YES: slurmctld runs, but a job
 // that names no partition is rejected (docs/rules/GRS129.md).
 #include "rules.hpp"
-#include "rules/startup_checks.hpp"
+#include "rules/startup_words.hpp"
 #include "util.hpp"
 
 namespace greslint::rules {

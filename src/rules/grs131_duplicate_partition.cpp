@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "rules.hpp"
-#include "rules/startup_checks.hpp"
+#include "rules/startup_words.hpp"
 #include "util.hpp"
 
 namespace greslint::rules {

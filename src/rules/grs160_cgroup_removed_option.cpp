@@ -2,7 +2,7 @@
 // GRS160 cgroup-removed-option: cgroup.conf sets CgroupReleaseAgentDir, which Slurm removed:
 // slurmctld and slurmd exit as they read cgroup.conf (docs/rules/GRS160.md).
 #include "rules.hpp"
-#include "rules/startup_checks.hpp"
+#include "rules/startup_words.hpp"
 #include "util.hpp"
 
 namespace greslint::rules {

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include "rules.hpp"
-#include "rules/startup_checks.hpp"
 #include "rules/startup_words.hpp"
 #include "util.hpp"
 

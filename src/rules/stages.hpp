@@ -33,10 +33,16 @@ class Stage {
 };
 
 // Start-up: slurm.conf as slurmctld (and slurmd) read it.
+extern const Stage<SlurmConfView> kSlurmConfValuesStage;
+extern const Stage<SelectPluginView> kSelectPluginStage;
 extern const Stage<GresTypesView> kGresTypesStage;
+extern const Stage<SlurmConfView> kAccountingTresStage;
+extern const Stage<CgroupConfView> kCgroupConfStage;
 extern const Stage<NodeNameLineView> kNodeNameLineStage;
 extern const Stage<NodeAddressView> kNodeAddressStage;
+extern const Stage<NodeTableView> kNodeTableStage;
 extern const Stage<PartitionView> kPartitionStage;
+extern const Stage<NodeTableView> kSelectNodeInitStage;
 
 /// Where a rule is checked: a step of Slurm's processing (and its stage list), or the reader,
 /// the suppression pass or node-check. For the registry's own tests.

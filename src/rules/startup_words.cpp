@@ -18,6 +18,17 @@ bool in_release(const Word& w, SlurmVersion v) {
 
 }  // namespace
 
+std::string effective_select_type(const Settings& settings, const VersionProfile& profile) {
+  if (const KeyValue* kv = settings.find("SelectType")) return kv->value;
+  return profile.cons_tres_is_default() ? "select/cons_tres" : "select/linear";
+}
+
+bool has_record(const ConfigFile& file, std::string_view key) {
+  return std::any_of(file.directives.begin(), file.directives.end(), [&](const Directive& d) {
+    return d.kind == Directive::Kind::record && iequals(d.head().spec->name, key);
+  });
+}
+
 std::vector<std::string_view> list_items(std::string_view value) {
   std::vector<std::string_view> items;
   for (std::string_view item : split_commas_view(value))

@@ -10,9 +10,20 @@
 #include <string_view>
 #include <vector>
 
+#include "greslint/config.hpp"
+#include "greslint/model_types.hpp"
 #include "greslint/version.hpp"
 
 namespace greslint::rules {
+
+/// What every daemon logs last when slurm.conf's parse or a value check failed.
+inline constexpr std::string_view kUnableToProcess = "Unable to process configuration file";
+
+/// The SelectType slurmctld loads: SelectType= as written, or the release's default.
+std::string effective_select_type(const Settings& settings, const VersionProfile& profile);
+
+/// Whether `file` has a record line starting with `key` (SlurmctldHost is a record, not a setting).
+bool has_record(const ConfigFile& file, std::string_view key);
 
 /// A word Slurm accepts in a list value, from `since` until before `until` ({0,0}: still).
 struct Word {
