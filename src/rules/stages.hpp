@@ -44,6 +44,11 @@ extern const Stage<NodeTableView> kNodeTableStage;
 extern const Stage<PartitionView> kPartitionStage;
 extern const Stage<NodeTableView> kSelectNodeInitStage;
 
+// Registration: slurmctld validates what slurmd reports, per node class and GRES name.
+extern const Stage<RegistrationView> kRegistrationCountStage;
+/// Only for names whose records slurmctld tracks per device.
+extern const Stage<RegistrationView> kRegistrationTopologyStage;
+
 /// Where a rule is checked: a step of Slurm's processing (and its stage list), or the reader,
 /// the suppression pass or node-check. For the registry's own tests.
 struct Placement {
