@@ -102,6 +102,8 @@ struct NodeTableView {
 struct CgroupConfView {
   const VersionProfile& profile;
   const ConfigFile& cgroup;
+};
+
 // ----- Registration: slurmctld validates what slurmd reports (§6.F) ------------------------
 
 /// One GRES name of a node class as slurmctld's gres_node_config_validate sees it.
