@@ -25,11 +25,19 @@ namespace model {
 Cluster Analyzer::run() {
   // slurmctld start-up (and what slurmd reads of slurm.conf).
   read_slurm_conf();
-  check_grestypes();
+  check_slurm_conf_values();  // read_config.c, on whatever parsed
+  check_select_plugin();      // select_g_init
+  check_grestypes();          // gres_init
+  const bool tres_after_nodes = profile_.version() >= kSlurm2511;
+  if (!tres_after_nodes) check_accounting_tres();
+  read_cgroup_conf();         // read_slurm_conf starts with cgroup.conf
+  check_cgroup_conf();
   build_nodes();
+  check_node_table();
   check_partitions();
+  check_select_node_init();
+  if (tres_after_nodes) check_accounting_tres();
   if (!grestypes_.empty()) read_gres_conf();
-  read_cgroup_conf();
   // Per node class: slurmd reads gres.conf and registers, slurmctld validates.
   const std::vector<ClassOrder> order = form_classes(apply_gres_lines());
   for (const ClassOrder& o : order) {

@@ -5,6 +5,7 @@
 //   analyze.cpp     run(): the order of the steps; analyze(), analyze_text()
 //   inputs.cpp      reading slurm.conf, gres.conf, cgroup.conf
 //   startup.cpp     slurm.conf start-up: GresTypes, NodeName lines, partitions
+//   startup_checks.cpp  the value checks, select plugin, cgroup.conf, node table
 //   node_lines.cpp  a NodeName line's nodes and topology (Slurm's corrections)
 //   classes.cpp     which gres.conf lines apply to which node; node classes
 //   replay.cpp      slurmd and slurmctld for one node class
@@ -59,6 +60,14 @@ class Analyzer {
   void build_nodes();
   void check_addresses(const Directive& d, const NodeLine& line, std::uint64_t node_count);
   void check_partitions();
+  // ----- startup_checks.cpp -------------------------------------------------------
+  void check_slurm_conf_values();
+  void check_select_plugin();
+  void check_accounting_tres();
+  void check_cgroup_conf();
+  rules::NodeTableView node_table_view() const;
+  void check_node_table();
+  void check_select_node_init();
   // ----- node_lines.cpp ------------------------------------------------------------
   static bool is_node_line(const Directive& d);
   std::vector<HostlistResult> parse_node_names(const std::vector<const Directive*>& lines);

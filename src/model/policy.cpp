@@ -14,12 +14,12 @@
 namespace greslint::model {
 
 namespace {
-/// TRES types whose records need an id from slurmdbd (controller.c: only cpu, mem, energy,
-/// node, billing, fs/disk, vmem and pages have fixed ids).
-bool tres_needs_slurmdbd(std::string_view tres) {
-  auto starts = [&](std::string_view p) { return tres.size() > p.size() && iequals(tres.substr(0, p.size()), p); };
-  if (starts("fs/")) return !iequals(tres, "fs/disk");
-  return starts("gres/") || starts("license/") || starts("ic/") || starts("bb/");
+/// Whether TaskPlugin loads task/cgroup: slurmd's task plugin loader adds the "task/" prefix
+/// to a name without one (task_plugin.c), so "affinity,cgroup" is task/affinity,task/cgroup.
+bool loads_task_cgroup(std::string_view task_plugin) {
+  for (std::string_view name : split_commas_view(task_plugin))
+    if (name == "task/cgroup" || name == "cgroup") return true;
+  return false;
 }
 /// A partition named for GPUs: "gpu" as a word of its name (gpu, gpu-a100, a100_gpus), so
 /// that "nogpu" or "cpugpuless" do not count.
@@ -36,41 +36,13 @@ bool names_gpu(std::string_view name) {
 }  // namespace
 
 void Analyzer::check_policy() {
-  auto fatal_everywhere = [&](const std::string& reason) {
-    for (NodeClass& c : cluster_.classes) fatal(c, Verdict::slurmctld_fatal, reason);
-  };
-  // Two mistakes stop slurmctld whether or not the cluster has GPUs.
+  // The fatal forms (GRS404's TRES without slurmdbd, GRS125's removed cons_res) are start-up
+  // checks (startup_checks.cpp); here only what a running cluster gets wrong.
   const KeyValue* select = setting("SelectType");
-  if (select && iequals(select->value, "select/cons_res") && profile_.cons_res_removed()) {
-    std::string slurm = profile_.version() >= kSlurm2511 ? "failed to initialize node selection plugin"
-                                                          : "Can't find plugin for select/cons_res";
-    out_.report(rules::GRS405, select->value_span,
-                fmt::format("select/cons_res was removed in Slurm 23.11; slurmctld {} cannot start", profile_.version().str()))
-        .slurm(slurm)
-        .effect(Effect::fatal, Daemon::slurmctld)
-        .severity(Severity::error)
-        .help("set SelectType=select/cons_tres");
-    fatal_everywhere(slurm);
-  }
   const KeyValue* acct_type = setting("AccountingStorageType");
   const bool slurmdbd = acct_type && icontains(acct_type->value, "slurmdbd");
   const KeyValue* tres = setting("AccountingStorageTRES");
   std::vector<std::string_view> tres_list = tres ? split_commas_view(tres->value) : std::vector<std::string_view>{};
-  if (!slurmdbd) {
-    for (std::string_view t : tres_list) {
-      if (!tres_needs_slurmdbd(t)) continue;
-      std::string slurm = fmt::format(
-          "slurmdbd is required to run with TRES {}. Either setup slurmdbd or remove this TRES from your configuration.", t);
-      auto b = out_.report(rules::GRS404, tres->value_span,
-                           fmt::format("AccountingStorageTRES names {} but AccountingStorageType is {}", t,
-                                       acct_type ? acct_type->value : "not set"))
-                   .slurm(slurm)
-                   .help("set AccountingStorageType=accounting_storage/slurmdbd, or drop the TRES");
-      if (acct_type) b.related(acct_type->value_span, "accounting storage set here");
-      fatal_everywhere(slurm);
-      break;
-    }
-  }
 
   if (!in_grestypes_exact("gpu")) return;
   std::vector<bool> line_has_gpu(node_lines_.size(), false);
@@ -159,7 +131,7 @@ void Analyzer::check_policy() {
     gaps.push_back("cgroup.conf does not set ConstrainDevices=yes");
     if (constrain) gap_span = constrain->value_span;
   }
-  if (!task || !icontains(task->value, "task/cgroup")) {
+  if (!task || !loads_task_cgroup(task->value)) {
     gaps.push_back("TaskPlugin does not include task/cgroup");
     if (task && gap_span.begin == gpu_span.begin) gap_span = task->value_span;
   }

@@ -77,9 +77,12 @@ void Analyzer::check_addresses(const Directive& d, const NodeLine& line, std::ui
 }
 
 void Analyzer::check_partitions() {
-  std::unordered_map<std::string, bool> nodesets;
+  // A NodeSet's own Nodes= only matter where a partition uses the set: slurmctld then
+  // substitutes them and looks each one up (nodespec_to_hostlist).
+  std::unordered_map<std::string, const KeyValue*> nodesets;
   for (const Directive& n : slurm_.directives)
-    if (n.kind == Directive::Kind::record && iequals(n.head().spec->name, "NodeSet")) nodesets[n.head().value] = true;
+    if (n.kind == Directive::Kind::record && iequals(n.head().spec->name, "NodeSet"))
+      nodesets[n.head().value] = n.find("Nodes");
   for (const Directive& d : slurm_.directives) {
     if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "PartitionName") || !d.complete) continue;
     const KeyValue* nodes = d.find("Nodes");
@@ -88,11 +91,19 @@ void Analyzer::check_partitions() {
     if (!l.ok()) continue;
     rules::PartitionView view{d, *nodes, {}};
     std::uint32_t previous = NodeIndex::kNone;
+    auto look_up = [&](const std::string& host) {
+      if (node_index_.find_near(cluster_.node_names, host, previous) == NodeIndex::kNone && view.unknown.size() < 64)
+        view.unknown.push_back(host);
+    };
     spend(*l.list, nodes->value_span);
     l.list->for_each([&](const std::string& host, const HostRange&) {
-      if (node_index_.find_near(cluster_.node_names, host, previous) == NodeIndex::kNone && !nodesets.count(host) &&
-          view.unknown.size() < 64)
-        view.unknown.push_back(host);
+      auto set = nodesets.find(host);
+      if (set == nodesets.end()) return look_up(host);
+      if (!set->second) return;  // a Feature= set: nodes by feature, never unknown
+      auto members = parse_hostlist(set->second->value, set->second->value_span, profile_);
+      if (!members.ok()) return;
+      spend(*members.list, set->second->value_span);
+      members.list->for_each([&](const std::string& member, const HostRange&) { look_up(member); });
     });
     for (const auto& check : rules::kPartitionStage) ctld_.apply(check.run(view, findings_));
   }

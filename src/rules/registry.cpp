@@ -50,6 +50,20 @@ constexpr RuleEntry kRules[] = {
     {"GRS114", &GRS114},
     {"GRS115", &GRS115},
     {"GRS116", &GRS116},
+    {"GRS120", &GRS120},
+    {"GRS121", &GRS121},
+    {"GRS122", &GRS122},
+    {"GRS123", &GRS123},
+    {"GRS124", &GRS124},
+    {"GRS125", &GRS125},
+    {"GRS126", &GRS126},
+    {"GRS127", &GRS127},
+    {"GRS128", &GRS128},
+    {"GRS129", &GRS129},
+    {"GRS130", &GRS130},
+    {"GRS131", &GRS131},
+    {"GRS160", &GRS160},
+    {"GRS161", &GRS161},
     {"GRS201", &GRS201},
     {"GRS202", &GRS202},
     {"GRS203", &GRS203},
@@ -112,6 +126,60 @@ static_assert(sorted_and_unique(std::begin(kRules), std::end(kRules)), "kRules m
 
 // ----- Start-up: slurm.conf, as slurmctld reads it (slurmd reads the same) ------------------
 
+// read_config.c:_validate_and_set_defaults, once slurm.conf is parsed: in Slurm's order, which
+// interleaves the rules (a rule appears once per key it checks). It returns at its first
+// failure, so the first fatal entry decides (Analyzer::check_slurm_conf_values).
+constexpr Check<SlurmConfView> kSlurmConfValues[] = {
+    {&GRS120, check_grs120_cluster_name, "read_config.c:_validate_and_set_defaults ClusterName"},
+    {&GRS120, check_grs120_controller, "read_config.c:_load_slurmctld_host"},
+    {&GRS122, check_grs122_controller_legacy_keys, "read_config.c:_load_slurmctld_host"},
+    {&GRS122, check_grs122_sbcast_parameters, "read_config.c:_validate_and_set_defaults SbcastParameters"},
+    {&GRS122, check_grs122_def_mem, "read_config.c:_validate_and_set_defaults DefMemPerCPU"},
+    {&GRS123, check_grs123_debug_flags, "read_config.c:_validate_and_set_defaults DebugFlags"},
+    {&GRS123, check_grs123_enforce_part_limits, "read_config.c:_validate_and_set_defaults EnforcePartLimits"},
+    {&GRS122, check_grs122_fast_schedule, "read_config.c:_validate_and_set_defaults FastSchedule"},
+    {&GRS121, check_grs121_fast_schedule, "read_config.c:_validate_and_set_defaults FastSchedule"},
+    {&GRS123, check_grs123_first_job_id, "read_config.c:_validate_and_set_defaults FirstJobId"},
+    {&GRS124, check_grs124_job_acct_gather_params, "read_config.c:_validate_and_set_defaults JobAcctGatherParams"},
+    {&GRS122, check_grs122_keep_alive_time, "read_config.c:_validate_and_set_defaults KeepAliveTime"},
+    {&GRS124, check_grs124_launch_parameters, "read_config.c:_validate_and_set_defaults LaunchParameters"},
+    {&GRS123, check_grs123_max_dbd_msgs, "read_config.c:_validate_and_set_defaults MaxDBDMsgs"},
+    {&GRS123, check_grs123_max_job_count, "read_config.c:_validate_and_set_defaults MaxJobCount"},
+    {&GRS124, check_grs124_first_job_id_above_max, "read_config.c:_validate_and_set_defaults MaxJobId"},
+    {&GRS122, check_grs122_max_mem, "read_config.c:_validate_and_set_defaults MaxMemPerCPU"},
+    {&GRS123, check_grs123_max_step_count, "read_config.c:_validate_and_set_defaults MaxStepCount"},
+    {&GRS124, check_grs124_mcs, "read_config.c:_validate_and_set_defaults MCSPlugin"},
+    {&GRS122, check_grs122_mpi_default, "read_config.c:_validate_and_set_defaults MpiDefault"},
+    {&GRS121, check_grs121_accounting_storage_type, "read_config.c:_validate_and_set_defaults AccountingStorageType"},
+    {&GRS123, check_grs123_accounting_storage_enforce, "read_config.c:_validate_and_set_defaults AccountingStorageEnforce"},
+    {&GRS121, check_grs121_accounting_storage_loc, "read_config.c:_validate_and_set_defaults AccountingStorageLoc"},
+    {&GRS121, check_grs121_accounting_store_job_comment, "read_config.c:_validate_and_set_defaults AccountingStoreJobComment"},
+    {&GRS123, check_grs123_preempt_mode, "read_config.c:_validate_and_set_defaults PreemptMode"},
+    {&GRS124, check_grs124_preempt_type, "read_config.c:_validate_and_set_defaults PreemptType"},
+    {&GRS123, check_grs123_prolog_flags, "read_config.c:_validate_and_set_defaults PrologFlags"},
+    {&GRS123, check_grs123_propagate_prio_process, "read_config.c:_validate_and_set_defaults PropagatePrioProcess"},
+    {&GRS122, check_grs122_reconfig_flags, "read_config.c:_validate_and_set_defaults ReconfigFlags"},
+    {&GRS121, check_grs121_salloc_default_command, "read_config.c:_validate_and_set_defaults SallocDefaultCommand"},
+    {&GRS124, check_grs124_max_node_count, "read_config.c:_validate_and_set_defaults MaxNodeCount"},
+    {&GRS123, check_grs123_select_type_parameters, "read_config.c:_validate_and_set_defaults SelectTypeParameters"},
+    {&GRS123, check_grs123_log_levels, "read_config.c:_validate_and_set_defaults SlurmctldDebug"},
+    {&GRS123, check_grs123_task_plugin_param, "read_config.c:_validate_and_set_defaults TaskPluginParam"},
+    {&GRS124, check_grs124_linear_with_topology_tree, "read_config.c:_validate_and_set_defaults TopologyPlugin"},
+    {&GRS122, check_grs122_enforce_without_slurmdbd, "controller.c:main"},
+};
+
+// controller.c:_init_tres (ctld_assoc_mgr_init): after the plugins, before read_slurm_conf
+// up to 25.05 and after it from 25.11.
+constexpr Check<SlurmConfView> kAccountingTres[] = {
+    {&GRS404, check_grs404, "controller.c:_init_tres"},
+};
+
+// select.c:select_g_init, before gres_init (so before kGresTypes).
+constexpr Check<SelectPluginView> kSelectPlugin[] = {
+    {&GRS125, check_grs125_select_plugin, "select.c:select_g_init"},
+    {&GRS126, check_grs126_linear_select_parameters, "select.c:select_g_init"},
+};
+
 constexpr Check<GresTypesView> kGresTypes[] = {
     {&GRS112, check_grs112, "gres.c:gres_init"},
     {&GRS111, check_grs111, "gres.c:gres_init"},
@@ -136,6 +204,26 @@ constexpr Check<NodeAddressView> kNodeAddress[] = {
 
 constexpr Check<PartitionView> kPartition[] = {
     {&GRS108, check_grs108, "slurmctld/read_config.c:_build_bitmaps_pre_select"},
+};
+
+// slurmctld/read_config.c:read_slurm_conf reads cgroup.conf before the NodeName lines.
+constexpr Check<CgroupConfView> kCgroupConf[] = {
+    {&GRS160, check_grs160_cgroup_release_agent_dir, "cgroup.c:_read_slurm_cgroup_conf"},
+    {&GRS161, check_grs161_cgroup_adjusted_values, "cgroup.c:_read_slurm_cgroup_conf"},
+};
+
+// read_slurm_conf after the NodeName lines: the node table, then the partitions.
+constexpr Check<NodeTableView> kNodeTable[] = {
+    {&GRS127, check_grs127_max_node_count, "node_conf.c:create_node_record_at"},
+    {&GRS131, check_grs131_duplicate_partition, "slurmctld/read_config.c:_build_single_partitionline_info"},
+    {&GRS128, check_grs128_no_partition, "slurmctld/read_config.c:_build_all_partitionline_info"},
+    {&GRS129, check_grs129_no_default_partition, "slurmctld/read_config.c:read_slurm_conf"},
+};
+
+// The select plugin's node init, after the partitions' node lists (kPartition).
+constexpr Check<NodeTableView> kSelectNodeInit[] = {
+    {&GRS126, check_grs126_cons_select_parameters, "cons_common.c:select_p_node_init"},
+    {&GRS130, check_grs130_cpus_not_cores_or_threads, "cons_common.c:select_p_node_init"},
 };
 
 // ----- Registration: slurmctld validates what slurmd reports, per GRES name ---------------
@@ -167,7 +255,7 @@ constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
 constexpr const RuleInfo* kHardware[] = {&GRS501, &GRS502, &GRS503, &GRS504, &GRS505, &GRS506, &GRS507, &GRS508};
 /// Still checked in the replay's own code (src/model/replay.cpp, policy.cpp, classes.cpp,
 /// inputs.cpp) while they move to stage lists one by one.
-constexpr const RuleInfo* kInReplay[] = {&GRS110, &GRS115, &GRS116, &GRS201, &GRS202, &GRS203, &GRS204, &GRS205, &GRS206, &GRS207, &GRS208, &GRS209, &GRS210, &GRS211, &GRS212, &GRS214, &GRS215, &GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS221, &GRS223, &GRS302, &GRS310, &GRS313, &GRS314, &GRS401, &GRS402, &GRS403, &GRS404, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
+constexpr const RuleInfo* kInReplay[] = {&GRS110, &GRS115, &GRS116, &GRS201, &GRS202, &GRS203, &GRS204, &GRS205, &GRS206, &GRS207, &GRS208, &GRS209, &GRS210, &GRS211, &GRS212, &GRS214, &GRS215, &GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS221, &GRS223, &GRS302, &GRS310, &GRS313, &GRS314, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
 
 template <class View>
 void place(std::vector<Placement>& out, std::string_view step, const Stage<View>& stage) {
@@ -180,6 +268,12 @@ void place(std::vector<Placement>& out, std::string_view step, const RuleInfo* c
 
 }  // namespace
 
+const Stage<SlurmConfView> kSlurmConfValuesStage{"slurm.conf values", kSlurmConfValues};
+const Stage<SelectPluginView> kSelectPluginStage{"SelectType plugin", kSelectPlugin};
+const Stage<SlurmConfView> kAccountingTresStage{"AccountingStorageTRES", kAccountingTres};
+const Stage<CgroupConfView> kCgroupConfStage{"cgroup.conf", kCgroupConf};
+const Stage<NodeTableView> kNodeTableStage{"node table and partitions", kNodeTable};
+const Stage<NodeTableView> kSelectNodeInitStage{"select plugin node init", kSelectNodeInit};
 const Stage<GresTypesView> kGresTypesStage{"GresTypes", kGresTypes};
 const Stage<NodeNameLineView> kNodeNameLineStage{"NodeName line", kNodeNameLine};
 const Stage<NodeAddressView> kNodeAddressStage{"NodeAddr/NodeHostname list", kNodeAddress};
@@ -191,10 +285,16 @@ std::vector<Placement> placements() {
   std::vector<Placement> out;
   place(out, "reader", kReader);
   place(out, "suppressions", kSuppressions);
+  place(out, "slurm.conf start-up", kSlurmConfValuesStage);
+  place(out, "slurm.conf start-up", kSelectPluginStage);
   place(out, "slurm.conf start-up", kGresTypesStage);
+  place(out, "slurm.conf start-up", kAccountingTresStage);
+  place(out, "slurm.conf start-up", kCgroupConfStage);
   place(out, "slurm.conf start-up", kNodeNameLineStage);
   place(out, "slurm.conf start-up", kNodeAddressStage);
+  place(out, "slurm.conf start-up", kNodeTableStage);
   place(out, "slurm.conf start-up", kPartitionStage);
+  place(out, "slurm.conf start-up", kSelectNodeInitStage);
   place(out, "registration", kRegistrationCountStage);
   place(out, "registration", kRegistrationTopologyStage);
   place(out, "replay (moving)", kInReplay);

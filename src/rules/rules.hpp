@@ -52,6 +52,68 @@ Outcome check_grs114(const GresTypesView&, Findings&);
 extern const RuleInfo GRS115;  // bad-gres-count
 extern const RuleInfo GRS116;  // mixed-typed-untyped-gres
 
+extern const RuleInfo GRS120;  // required-setting-missing
+Outcome check_grs120_cluster_name(const SlurmConfView&, Findings&);
+Outcome check_grs120_controller(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS121;  // removed-option
+Outcome check_grs121_fast_schedule(const SlurmConfView&, Findings&);
+Outcome check_grs121_accounting_storage_type(const SlurmConfView&, Findings&);
+Outcome check_grs121_accounting_storage_loc(const SlurmConfView&, Findings&);
+Outcome check_grs121_accounting_store_job_comment(const SlurmConfView&, Findings&);
+Outcome check_grs121_salloc_default_command(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS122;  // obsolete-setting-ignored
+Outcome check_grs122_controller_legacy_keys(const SlurmConfView&, Findings&);
+Outcome check_grs122_sbcast_parameters(const SlurmConfView&, Findings&);
+Outcome check_grs122_def_mem(const SlurmConfView&, Findings&);
+Outcome check_grs122_fast_schedule(const SlurmConfView&, Findings&);
+Outcome check_grs122_keep_alive_time(const SlurmConfView&, Findings&);
+Outcome check_grs122_max_mem(const SlurmConfView&, Findings&);
+Outcome check_grs122_mpi_default(const SlurmConfView&, Findings&);
+Outcome check_grs122_reconfig_flags(const SlurmConfView&, Findings&);
+Outcome check_grs122_enforce_without_slurmdbd(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS123;  // invalid-startup-value
+Outcome check_grs123_debug_flags(const SlurmConfView&, Findings&);
+Outcome check_grs123_enforce_part_limits(const SlurmConfView&, Findings&);
+Outcome check_grs123_first_job_id(const SlurmConfView&, Findings&);
+Outcome check_grs123_max_dbd_msgs(const SlurmConfView&, Findings&);
+Outcome check_grs123_max_job_count(const SlurmConfView&, Findings&);
+Outcome check_grs123_max_step_count(const SlurmConfView&, Findings&);
+Outcome check_grs123_accounting_storage_enforce(const SlurmConfView&, Findings&);
+Outcome check_grs123_preempt_mode(const SlurmConfView&, Findings&);
+Outcome check_grs123_prolog_flags(const SlurmConfView&, Findings&);
+Outcome check_grs123_propagate_prio_process(const SlurmConfView&, Findings&);
+Outcome check_grs123_select_type_parameters(const SlurmConfView&, Findings&);
+Outcome check_grs123_log_levels(const SlurmConfView&, Findings&);
+Outcome check_grs123_task_plugin_param(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS124;  // conflicting-startup-settings
+Outcome check_grs124_job_acct_gather_params(const SlurmConfView&, Findings&);
+Outcome check_grs124_launch_parameters(const SlurmConfView&, Findings&);
+Outcome check_grs124_first_job_id_above_max(const SlurmConfView&, Findings&);
+Outcome check_grs124_mcs(const SlurmConfView&, Findings&);
+Outcome check_grs124_preempt_type(const SlurmConfView&, Findings&);
+Outcome check_grs124_max_node_count(const SlurmConfView&, Findings&);
+Outcome check_grs124_linear_with_topology_tree(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS125;  // select-plugin-missing
+Outcome check_grs125_select_plugin(const SelectPluginView&, Findings&);
+extern const RuleInfo GRS126;  // select-parameters-for-plugin
+Outcome check_grs126_linear_select_parameters(const SelectPluginView&, Findings&);
+Outcome check_grs126_cons_select_parameters(const NodeTableView&, Findings&);
+extern const RuleInfo GRS127;  // max-node-count-exceeded
+Outcome check_grs127_max_node_count(const NodeTableView&, Findings&);
+extern const RuleInfo GRS128;  // no-partition
+Outcome check_grs128_no_partition(const NodeTableView&, Findings&);
+extern const RuleInfo GRS129;  // no-default-partition
+Outcome check_grs129_no_default_partition(const NodeTableView&, Findings&);
+extern const RuleInfo GRS130;  // cpus-not-cores-or-threads
+Outcome check_grs130_cpus_not_cores_or_threads(const NodeTableView&, Findings&);
+extern const RuleInfo GRS131;  // duplicate-partition
+Outcome check_grs131_duplicate_partition(const NodeTableView&, Findings&);
+// cgroup.conf (GRS16x).
+extern const RuleInfo GRS160;  // cgroup-removed-option
+Outcome check_grs160_cgroup_release_agent_dir(const CgroupConfView&, Findings&);
+extern const RuleInfo GRS161;  // cgroup-setting-ignored
+Outcome check_grs161_cgroup_adjusted_values(const CgroupConfView&, Findings&);
+
 // GRS2xx: gres.conf.
 extern const RuleInfo GRS201;  // gres-conf-name-not-in-grestypes
 extern const RuleInfo GRS202;  // gres-conf-line-without-name
@@ -104,6 +166,7 @@ extern const RuleInfo GRS401;  // gpu-not-accounted
 extern const RuleInfo GRS402;  // typed-gpu-tres-only
 extern const RuleInfo GRS403;  // gpu-limits-not-enforced
 extern const RuleInfo GRS404;  // tres-needs-slurmdbd
+Outcome check_grs404(const SlurmConfView&, Findings&);
 extern const RuleInfo GRS405;  // gpus-without-cons-tres
 extern const RuleInfo GRS406;  // gpus-not-isolated
 extern const RuleInfo GRS407;  // gpu-partition-without-gpus

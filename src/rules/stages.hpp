@@ -33,10 +33,16 @@ class Stage {
 };
 
 // Start-up: slurm.conf as slurmctld (and slurmd) read it.
+extern const Stage<SlurmConfView> kSlurmConfValuesStage;
+extern const Stage<SelectPluginView> kSelectPluginStage;
 extern const Stage<GresTypesView> kGresTypesStage;
+extern const Stage<SlurmConfView> kAccountingTresStage;
+extern const Stage<CgroupConfView> kCgroupConfStage;
 extern const Stage<NodeNameLineView> kNodeNameLineStage;
 extern const Stage<NodeAddressView> kNodeAddressStage;
+extern const Stage<NodeTableView> kNodeTableStage;
 extern const Stage<PartitionView> kPartitionStage;
+extern const Stage<NodeTableView> kSelectNodeInitStage;
 
 // Registration: slurmctld validates what slurmd reports, per node class and GRES name.
 extern const Stage<RegistrationView> kRegistrationCountStage;

@@ -75,6 +75,10 @@ CASE_META = {"case.conf", "README.md", "NOTES.md"} | {
 # Slurm.  A logical line that holds exactly one of these keys is replaced by
 # a comment (the sandbox value is appended at the end of slurm.conf); a line
 # that holds more than that is left alone so Slurm still rejects it.
+#
+# TaskPluginParam and AccountingStorageEnforce stay: slurm.conf's value checks
+# reject bad ones on any host, and a good one does nothing in the sandbox
+# (task/none; no slurmdbd, which slurmctld logs and ignores).
 # ---------------------------------------------------------------------------
 SITE_KEYS = set("""
 slurmctldhost controlmachine controladdr backupcontroller backupaddr
@@ -84,11 +88,11 @@ slurmschedlogfile slurmschedloglevel slurmctlddebug slurmddebug
 slurmctldsyslogdebug slurmdsyslogdebug logtimeformat slurmuser slurmduser
 plugindir plugstackconfig tmpfs communicationparameters
 authtype authinfo authalttypes authaltparameters credtype
-proctracktype taskplugin taskpluginparam jobacctgathertype
+proctracktype taskplugin jobacctgathertype
 jobacctgatherfrequency jobacctgatherparams
 accountingstoragetype accountingstoragehost accountingstoragebackuphost
 accountingstorageport accountingstorageuser accountingstoragepass
-accountingstorageloc accountingstorageenforce accountingstorageexternalhost
+accountingstorageloc accountingstorageexternalhost
 accountingstorageparameters accountingstoragetres
 jobcomptype jobcomphost jobcomploc jobcompport jobcompuser jobcomppass
 jobcompparams jobcontainertype acctgatherenergytype acctgatherprofiletype

@@ -44,8 +44,10 @@ ESC_FORMATS = ("text", "github")
 # The big inputs run in the two formats a terminal or a CI log shows; under ASan in text only
 # (the emitters meet hostile text under ASan in the fuzz_pipeline target and the small cases).
 BIG_CASE_FORMATS = ("text",) if SANITIZED else ("text", "github")
+# Six lines (the tests name slurm.conf line numbers after it). proctrack/cgroup is the default
+# ProctrackType, so the sixth line is the partition 22.05's slurmctld needs (GRS128).
 HEAD = ("ClusterName=hostile\nSlurmctldHost=head\nSelectType=select/cons_tres\nGresTypes=gpu\n"
-        "TaskPlugin=task/affinity,task/cgroup\nProctrackType=proctrack/cgroup\n")
+        "TaskPlugin=task/affinity,task/cgroup\nPartitionName=all Nodes=ALL Default=YES\n")
 GOOD_NODE = "NodeName=gpu[01-04] Sockets=2 CoresPerSocket=16 Gres=gpu:a100:4\n"
 GOOD_GRES = "NodeName=gpu[01-04] Name=gpu Type=a100 File=/dev/nvidia[0-3] Cores=0-15\n"
 CGROUP = "ConstrainCores=yes\nConstrainDevices=yes\n"

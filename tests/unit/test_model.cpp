@@ -27,7 +27,7 @@ struct Result {
 
 const char* kHead =
     "ClusterName=t\nSlurmctldHost=h\nSelectType=select/cons_tres\nGresTypes=gpu\n"
-    "TaskPlugin=task/affinity,task/cgroup\nProctrackType=proctrack/cgroup\n";
+    "TaskPlugin=task/affinity,task/cgroup\nProctrackType=proctrack/cgroup\nPartitionName=all Nodes=ALL Default=YES\n";
 
 std::unique_ptr<Result> run(const std::string& slurm, const std::string& gres, SlurmVersion v = kSlurm2205) {
   ConfigTexts texts;
@@ -119,7 +119,7 @@ TEST_CASE("model: untyped slurm.conf takes typed lines and strips their types", 
 
 TEST_CASE("model: shard counts spread over the GPU files", "[model]") {
   auto r = run("ClusterName=t\nSlurmctldHost=h\nSelectType=select/cons_tres\nGresTypes=gpu,shard\n"
-               "NodeName=n1 Sockets=1 CoresPerSocket=8 Gres=gpu:2,shard:2K\n",
+               "NodeName=n1 Sockets=1 CoresPerSocket=8 Gres=gpu:2,shard:2K\nPartitionName=p Nodes=n1 Default=YES\n",
                "NodeName=n1 Name=gpu File=/dev/nvidia[0-1]\n");
   const NodeClass& c = r->node("n1");
   CHECK(c.verdict == Verdict::ok);
