@@ -74,14 +74,10 @@ class Analyzer {
   void echo_findings(const NodeClass& cls);
   Span translate(Span s, std::uint32_t from, std::uint32_t to) const;
   /// The NodeName= gres.conf lines that apply to node n, in file order.
-  std::pair<const std::uint32_t*, const std::uint32_t*> lines_of(std::uint32_t n) const {
-    return {line_ids_.data() + line_begin_[n], line_ids_.data() + line_begin_[n + 1]};
-  }
+  std::vector<std::uint32_t> lines_of(std::uint32_t n) const;
   /// Whether nodes a and b read the same lines (not only lines that say the same).
   bool same_lines(std::uint32_t a, std::uint32_t b) const {
-    auto [ab, ae] = lines_of(a);
-    auto [bb, be] = lines_of(b);
-    return node_line_of_[a] == node_line_of_[b] && std::equal(ab, ae, bb, be);
+    return node_line_of_[a] == node_line_of_[b] && site_list_of_[a] == site_list_of_[b];
   }
   // ----- replay.cpp ----------------------------------------------------------------
   void evaluate(NodeClass& cls, const NodeLine& node, const std::vector<const GresLine*>& lines,
@@ -136,7 +132,8 @@ class Analyzer {
   std::uint64_t named_nodes_ = 0;  ///< node names on every NodeName line so far, duplicates included
   // Node classes (classes.cpp).
   std::vector<const GresLine*> global_lines_;         ///< the Name= lines, which every node reads
-  std::vector<std::uint32_t> line_begin_, line_ids_;  ///< see lines_of()
+  std::vector<std::uint32_t> site_list_of_;  ///< node -> id of its lines in site_lists_ (0: none)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> site_lists_;  ///< id -> (shorter list, last line)
   std::vector<std::uint32_t> content_list_of_;        ///< node -> id of what its gres.conf lines say
 };
 

@@ -79,11 +79,10 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
 }
 
 /// Which gres.conf lines apply to which node: each NodeName= line is expanded once.
-/// Performance: no vector of lines per node (200,000 allocations on 100,000 nodes). The
-/// (node, line) pairs go into one array, sorted by node at the end (a counting sort keeps
-/// file order), and what each node's lines say is an id in a trie, (list so far, next
-/// line's content) -> longer list: nodes whose lines say the same get one id, whichever
-/// NodeName= the lines name. 0 is the empty list.
+/// Performance: no vector of lines per node (200,000 allocations on 100,000 nodes). Each
+/// node's lines are an id in a trie, (list so far, next line) -> longer list, and so is what
+/// they say, (list so far, next line's content) -> longer list: nodes whose lines say the
+/// same get one content id, whichever NodeName= the lines name. 0 is the empty list.
 void Analyzer::match_gres_lines() {
   const std::vector<std::string>& node_names = cluster_.node_names;
   const auto node_count = std::uint32_t(node_names.size());
@@ -93,13 +92,16 @@ void Analyzer::match_gres_lines() {
   content_list_of_.assign(node_count, 0);
   std::unordered_map<std::uint64_t, std::uint32_t> longer;  ///< (list << 32 | content) -> id
   std::vector<std::uint32_t> last_line(node_count, NodeIndex::kNone);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  ///< (node, line)
+  std::unordered_map<std::uint64_t, std::uint32_t> longer_site;  ///< (list << 32 | line) -> id
+  site_list_of_.assign(node_count, 0);
+  site_lists_.assign(1, {0, 0});
   // GRS310, one finding per group of lines that say the same and name unknown nodes.
   struct UnknownNames {
     std::uint32_t line;              ///< the first line of the group: the finding points there
     std::vector<std::string> names;  ///< of every line, at most 256
     std::vector<Related> echoes;     ///< the next lines of the group, their own names
     std::size_t hidden = 0;          ///< lines of the group past kShownEchoes + 1
+    bool any = false;                ///< the lines also name nodes slurm.conf has
   };
   std::vector<UnknownNames> groups;
   std::unordered_map<std::uint64_t, std::size_t> group_of;  ///< (content << 1 | any known) -> group
@@ -119,7 +121,10 @@ void Analyzer::match_gres_lines() {
       any = true;
       if (last_line[n] == li) return;  // named twice on this line
       last_line[n] = li;
-      pairs.emplace_back(n, li);
+      auto [site, new_site] = longer_site.emplace((std::uint64_t(site_list_of_[n]) << 32) | li,
+                                                  std::uint32_t(site_lists_.size()));
+      if (new_site) site_lists_.emplace_back(site_list_of_[n], li);
+      site_list_of_[n] = site->second;
       auto [it, fresh] = longer.emplace((std::uint64_t(content_list_of_[n]) << 32) | content[li],
                                         std::uint32_t(longer.size() + 1));
       content_list_of_[n] = it->second;
@@ -127,7 +132,7 @@ void Analyzer::match_gres_lines() {
     if (unknown.empty()) continue;
     auto [at, fresh] = group_of.emplace((std::uint64_t(content[li]) << 1) | (any ? 1 : 0), groups.size());
     if (fresh) {
-      groups.push_back(UnknownNames{li, std::move(unknown), {}, 0});
+      groups.push_back(UnknownNames{li, std::move(unknown), {}, 0, any});
       continue;
     }
     UnknownNames& group = groups[at->second];
@@ -150,23 +155,22 @@ void Analyzer::match_gres_lines() {
                          node_names[n]);
       break;
     }
-    const bool any = group_of.count((std::uint64_t(content[group.line]) << 1) | 1) &&
-                     groups[group_of[(std::uint64_t(content[group.line]) << 1) | 1]].line == group.line;
     if (group.hidden) group.echoes.back().message += more_lines(group.hidden, "do the same");
     auto b = out_.report(rules::GRS310, g.d->head().value_span,
                          fmt::format("gres.conf names {} node{} that slurm.conf does not define: {}{}", group.names.size(),
                                      group.names.size() == 1 ? "" : "s", fold_hostnames(group.names), hint))
-                 .help(any ? "remove the unknown names, or define them in slurm.conf"
+                 .help(group.any ? "remove the unknown names, or define them in slurm.conf"
                            : "this line applies to no node; use the slurm.conf NodeName spelling");
     for (Related& r : group.echoes) b.related(r.span, std::move(r.message));
   }
-  // Node n's lines: line_ids_[line_begin_[n] .. line_begin_[n + 1]).
-  line_begin_.assign(node_count + 1, 0);
-  for (const auto& pr : pairs) ++line_begin_[pr.first + 1];
-  for (std::uint32_t n = 0; n < node_count; ++n) line_begin_[n + 1] += line_begin_[n];
-  line_ids_.resize(pairs.size());
-  std::vector<std::uint32_t> fill(line_begin_.begin(), line_begin_.end() - 1);
-  for (const auto& pr : pairs) line_ids_[fill[pr.first]++] = pr.second;
+}
+
+std::vector<std::uint32_t> Analyzer::lines_of(std::uint32_t n) const {
+  std::vector<std::uint32_t> lines;
+  for (std::uint32_t list = site_list_of_[n]; list != 0; list = site_lists_[list].first)
+    lines.push_back(site_lists_[list].second);
+  std::reverse(lines.begin(), lines.end());
+  return lines;
 }
 
 /// Node classes: nodes whose slurm.conf line and gres.conf lines say the same, numbered in the
@@ -199,9 +203,7 @@ void Analyzer::evaluate_classes() {
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     const std::uint32_t na = cluster_.classes[a].nodes.front(), nb = cluster_.classes[b].nodes.front();
     if (node_line_of_[na] != node_line_of_[nb]) return node_line_of_[na] < node_line_of_[nb];
-    auto [ab, ae] = lines_of(na);
-    auto [bb, be] = lines_of(nb);
-    return std::lexicographical_compare(ab, ae, bb, be);
+    return lines_of(na) < lines_of(nb);
   });
   std::vector<const GresLine*> lines;
   for (std::uint32_t ci : order) {
@@ -213,7 +215,7 @@ void Analyzer::evaluate_classes() {
     }
     const std::uint32_t rep = cls.nodes.front();
     lines = global_lines_;
-    for (auto [p, e] = lines_of(rep); p != e; ++p) lines.push_back(&gres_lines_[*p]);
+    for (std::uint32_t li : lines_of(rep)) lines.push_back(&gres_lines_[li]);
     Findings::ClassScope scope(findings_, cls.nodes);
     evaluate(cls, node_lines_[node_line_of_[rep]], lines, cluster_.node_names[rep]);
     if (findings_.reported()) echo_findings(cls);
@@ -238,8 +240,7 @@ void Analyzer::echo_findings(const NodeClass& cls) {
       sites.back().nodes.push_back(n);
       continue;
     }
-    std::uint64_t h = node_line_of_[n];
-    for (auto [p, e] = lines_of(n); p != e; ++p) h = h * 0x100000001B3ull + *p;
+    const std::uint64_t h = (std::uint64_t(node_line_of_[n]) << 32) | site_list_of_[n];
     std::vector<std::size_t>& candidates = by_hash[h];
     auto known = std::find_if(candidates.begin(), candidates.end(), [&](std::size_t s) { return same_lines(n, sites[s].first); });
     if (known != candidates.end()) {
@@ -274,8 +275,8 @@ Span Analyzer::translate(Span s, std::uint32_t from, std::uint32_t to) const {
                   b.gres_span.begin + (s.end - a.gres_span.begin)};
     return b.d->span;
   }
-  auto [ap, ae] = lines_of(from);
-  for (auto bp = lines_of(to).first; ap != ae; ++ap, ++bp) {
+  const std::vector<std::uint32_t> from_lines = lines_of(from), to_lines = lines_of(to);
+  for (auto ap = from_lines.begin(), ae = from_lines.end(), bp = to_lines.begin(); ap != ae; ++ap, ++bp) {
     const Directive& da = *gres_lines_[*ap].d;
     if (!within(s, da.span)) continue;
     const Directive& db = *gres_lines_[*bp].d;
