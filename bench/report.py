@@ -72,6 +72,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--exprs", nargs=2, required=True)
+    ap.add_argument("--shapes", nargs="*", default=[])
     a = ap.parse_args()
     out = a.out
     lines = []
@@ -229,6 +230,34 @@ def main():
         w("| `n1` (startup) | nodeset -e | %s | %s | | |" % (ms(start_ns["median"]), ms(start_ns["cpu"])))
     w("")
 
+    # ---- shapes -------------------------------------------------------------------------------
+    shape_rows = []
+    for shape in a.shapes:
+        small, large, broken = (hf(out, "shape-%s-%s" % (shape, n)) for n in (10000, 100000, "broken"))
+        rss, rss_broken = max_rss_mb(out, "shape-%s-100000" % shape), max_rss_mb(out, "shape-%s-broken" % shape)
+        bj = os.path.join(out, "shape-%s-broken.json" % shape)
+        diags = load(bj)["diagnostics"] if os.path.exists(bj) else []
+        tp = os.path.join(out, "shape-%s-broken-text.txt" % shape)
+        text_lines = sum(1 for _ in open(tp)) if os.path.exists(tp) else None
+        np_ = os.path.join(out, "shape-%s-broken-nodes.json" % shape)
+        bad = sum(1 for x in load(np_)["nodes"] if x["verdict"] != "ok") if os.path.exists(np_) else None
+        shape_rows.append((shape, small, large, broken, rss, rss_broken, diags, text_lines, bad))
+    if shape_rows:
+        w("### Every shape of configuration (`gen_cluster.py --shape`, 8 GPUs per node; hyperfine -N, %s runs)"
+          % (shape_rows[0][2] or {"runs": "?"})["runs"])
+        w("")
+        w("| shape | 10,000 nodes | 100,000 nodes | growth | peak RSS at 100k | 1% broken: wall | nodes not ok | "
+          "findings | text lines | peak RSS |")
+        w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for shape, small, large, broken, rss, rss_b, diags, text_lines, bad in shape_rows:
+            growth = "%.1fx" % (large["median"] / small["median"]) if small and large else "—"
+            w("| %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |"
+              % (shape, ms(small["median"]) if small else "—", ms(large["median"]) if large else "—", growth,
+                 "%.1f MB" % rss if rss else "—", ms(broken["median"]) if broken else "—",
+                 bad if bad is not None else "—", len(diags), text_lines if text_lines is not None else "—",
+                 "%.1f MB" % rss_b if rss_b else "—"))
+        w("")
+
     # ---- targets ------------------------------------------------------------------------------
     w("### Targets (design.md §6 and the performance issue)")
     w("")
@@ -265,6 +294,17 @@ def main():
     for e, r_wall, r_cpu, _ in ratios:
         w("| `greslint hostlist -e` ≥ 5x faster than `scontrol show hostnames`, `%s`, whole process | %.1fx wall, %.1fx CPU | %s |"
           % (e, r_wall, r_cpu, verdict(r_wall >= 5)))
+    for shape, small, large, broken, rss, rss_b, diags, text_lines, bad in shape_rows:
+        if large:
+            w("| %s, 100,000 nodes: median ≤ 0.1 s | %s | %s |" % (shape, ms(large["median"]), verdict(large["median"] <= 0.1)))
+        if rss:
+            w("| %s, 100,000 nodes: peak RSS ≤ 128 MB | %.1f MB | %s |" % (shape, rss, verdict(rss <= 128)))
+        if small and large:
+            r = large["median"] / small["median"]
+            w("| %s: 100k ≤ 11x 10k | %.1fx | %s |" % (shape, r, verdict(r <= 11)))
+        if text_lines is not None:
+            w("| %s, 1%% broken: findings grouped, ≤ 200 lines of text | %d findings, %d lines | %s |"
+              % (shape, len(diags), text_lines, verdict(text_lines <= 200)))
     print("\n".join(lines))
 
 

@@ -15,9 +15,15 @@
 #    `greslint hostlist -e` against `scontrol show hostnames` and ClusterShell's `nodeset -e`;
 # 5. prints a Markdown table (also written to $OUT_DIR/results.md, raw data beside it).
 #
+# 6. for every shape of bench/gen_cluster.py --shape (racks, per-node lines in one or both
+#    files, one Include per rack, long partition lists, 16 GPU types, mps/shard): 10,000 and
+#    100,000 nodes valid (checked clean) and 100,000 with 1% broken, whole process under
+#    hyperfine (SHAPE_RUNS runs), peak RSS, and how grouped the broken variant's findings are.
+#
 # Environment: BUILD_DIR (default <repo>/build-bench), DATA_DIR (default $BUILD_DIR/bench-data),
 # OUT_DIR (default $BUILD_DIR/bench-results), RUNS (hyperfine runs, default 100; HL_RUNS for the
-# hostlist comparison, default 100), JOBS (default 2),
+# hostlist comparison, default 100; SHAPE_RUNS for the shapes, default 20), JOBS (default 2),
+# SHAPES (default every shape; e.g. SHAPES="racks both-node"),
 # SKIP_BUILD=1 (use the binaries already in BUILD_DIR), GRESLINT_BIN and BENCH_BIN (measure other
 # binaries, e.g. an older build, with the same harness; implies SKIP_BUILD=1).
 set -euo pipefail
@@ -143,5 +149,42 @@ for k in 0 1; do
   fi
 done
 
+# ---- 6. shapes -------------------------------------------------------------------------------
+SHAPES=(${SHAPES:-racks gres-node gres-node2 slurm-node both-node include-racks partitions types16 shared})
+unset SLURM_CONF
+say "shapes: ${SHAPES[*]}"
+for shape in "${SHAPES[@]}"; do
+  for n in 10000 100000; do
+    python3 "$ROOT/bench/gen_cluster.py" --seed 1 --nodes "$n" --shape "$shape" --out "$DATA/s-$shape-$n"
+  done
+  # 1% broken, every kind of mistake (as the rack-shaped 100,000-node cluster above).
+  python3 "$ROOT/bench/gen_cluster.py" --seed 1 --nodes 100000 --shape "$shape" --out "$DATA/s-$shape-broken" \
+    --inject count-mismatch=200 --inject type-mismatch=150 --inject padding-typo=200 \
+    --inject cores-out-of-range=150 --inject missing-file=100 --inject duplicate-file=100 \
+    --inject name-case=100
+  for v in 22.05 23.02 23.11 24.05 24.11 25.05 25.11 26.05; do
+    for n in 10000 100000; do
+      [ "$n" = 100000 ] && [ "$v" != "$VERSION" ] && continue  # 100k: the measured release only
+      if ! out=$("$G" lint "$DATA/s-$shape-$n" --slurm-version "$v" --fail-level note -q); then
+        echo "bench/run.sh: greslint reports findings on the valid $shape cluster of $n nodes (Slurm $v):" >&2
+        echo "$out" | head -20 >&2
+        exit 1
+      fi
+    done
+  done
+  for n in 10000 100000; do
+    hf "shape-$shape-$n" --runs "${SHAPE_RUNS:-20}" "$G lint $DATA/s-$shape-$n --slurm-version $VERSION"
+  done
+  hf "shape-$shape-broken" --runs "${SHAPE_RUNS:-20}" -i "$G lint $DATA/s-$shape-broken --slurm-version $VERSION"
+  for n in 10000 100000 broken; do
+    for i in 1 2 3; do
+      /usr/bin/time -v "$G" lint "$DATA/s-$shape-$n" --slurm-version "$VERSION" >/dev/null 2>"$OUT/time-shape-$shape-$n-$i.txt" || true
+    done
+  done
+  "$G" lint "$DATA/s-$shape-broken" --slurm-version "$VERSION" >"$OUT/shape-$shape-broken-text.txt" || true
+  "$G" lint "$DATA/s-$shape-broken" --slurm-version "$VERSION" --format json >"$OUT/shape-$shape-broken.json" || true
+  "$G" nodes "$DATA/s-$shape-broken" --slurm-version "$VERSION" --format json >"$OUT/shape-$shape-broken-nodes.json" || true
+done
+
 # ---- 5. report ------------------------------------------------------------------------------
-python3 "$ROOT/bench/report.py" --out "$OUT" --exprs "${EXPRS[@]}" | tee "$OUT/results.md"
+python3 "$ROOT/bench/report.py" --out "$OUT" --exprs "${EXPRS[@]}" --shapes "${SHAPES[@]}" | tee "$OUT/results.md"

@@ -30,7 +30,8 @@ struct EffectiveGres {
 enum class Verdict : std::uint8_t { ok, degraded, drain, slurmd_fatal, slurmctld_fatal };
 std::string_view to_string(Verdict v) noexcept;
 
-/// Nodes whose inputs are identical share one evaluation.
+/// Nodes whose inputs say the same (topology, Gres=, the content of their gres.conf lines)
+/// share one evaluation, whichever lines say it.
 struct NodeClass {
   std::vector<std::uint32_t> nodes;  ///< indexes into Cluster::node_names
   Verdict verdict = Verdict::ok;
@@ -44,7 +45,8 @@ struct NodeClass {
   std::uint32_t sockets = 1, cores_per_socket = 1, threads_per_core = 1, cpus = 1;
   /// The AutoDetect value in effect for these nodes (node-local, else global; empty if none).
   std::string autodetect;
-  /// slurm.conf Gres= of these nodes as written, and where.
+  /// slurm.conf Gres= of these nodes as written, and where for the first of them (each
+  /// node's own: Cluster::configured_gres_span).
   std::string configured_gres;
   Span configured_gres_span;
 };
@@ -59,6 +61,11 @@ struct Cluster {
   std::vector<NodeClass> classes;
   std::vector<std::uint32_t> class_of;  ///< node index -> class index
   std::vector<Comment> comments;        ///< "# greslint:" comments of every file read
+  std::vector<std::uint32_t> node_line_of;  ///< node index -> its slurm.conf NodeName line
+  std::vector<Span> line_gres_span;         ///< NodeName line -> where its Gres= was written
+
+  /// Where node `node`'s Gres= was written (its own line, or the NodeName=DEFAULT it inherits).
+  Span configured_gres_span(std::uint32_t node) const { return line_gres_span[node_line_of[node]]; }
 };
 
 struct LintInputs {

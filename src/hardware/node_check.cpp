@@ -980,7 +980,10 @@ int run_node_check(const NodeCheckOptions& o, std::ostream& out, std::ostream& e
       inputs_ok = false;
       continue;
     }
-    const NodeClass& cls = cluster.classes[cluster.class_of[std::size_t(it - cluster.node_names.begin())]];
+    const auto node = std::uint32_t(it - cluster.node_names.begin());
+    // The class is shared with nodes whose lines say the same; findings point at this node's own Gres=.
+    NodeClass cls = cluster.classes[cluster.class_of[node]];
+    cls.configured_gres_span = cluster.configured_gres_span(node);
     if (o.suggest) {
       suggest(t.node, hw, profile, *sink);
       continue;

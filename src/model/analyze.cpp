@@ -39,21 +39,9 @@ Cluster Analyzer::run() {
   if (tres_after_nodes) check_accounting_tres();
   if (!grestypes_.empty()) read_gres_conf();
   // Per node class: slurmd reads gres.conf and registers, slurmctld validates.
-  const std::vector<ClassOrder> order = form_classes(apply_gres_lines());
-  for (const ClassOrder& o : order) {
-    NodeClass& cls = cluster_.classes[o.cls];
-    if (ctld_.fatal) {
-      cls.verdict = Verdict::slurmctld_fatal;
-      cls.reason = ctld_.reason;
-      continue;
-    }
-    std::vector<const GresLine*> lines;
-    for (const GresLine& g : gres_lines_)
-      if (!g.node_scoped) lines.push_back(&g);
-    for (std::uint32_t li : o.lines) lines.push_back(&gres_lines_[li]);
-    Findings::ClassScope scope(findings_, cls.nodes);
-    evaluate(cls, node_lines_[o.node_line], lines, cluster_.node_names[cls.nodes.front()]);
-  }
+  match_gres_lines();
+  form_classes();
+  evaluate_classes();
   // The cluster as a whole.
   check_policy();
   for (const ConfigFile* f : {&slurm_, &gres_, &cgroup_})

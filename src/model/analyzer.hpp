@@ -12,6 +12,7 @@
 //   policy.cpp      cluster policy (GRS4xx)
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -75,20 +76,19 @@ class Analyzer {
   std::optional<LimitExceeded> over_limits(const Hostlist& names, Span where);
   void add_nodes(const NodeLine& line, const Hostlist& names, std::vector<DuplicateNode>& duplicates);
   // ----- classes.cpp ---------------------------------------------------------------
-  /// Which gres.conf lines apply to each node, as ids of lists in a trie.
-  struct LineLists {
-    std::vector<std::uint32_t> list_of;                                   ///< node -> list id
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> lists{{0, 0}};  ///< id -> (shorter list, last line)
-  };
-  LineLists apply_gres_lines();
-  void report_unknown_gres_nodes(const GresLine& g, const std::vector<std::string>& unknown, bool any,
-                                 const SpellingHints& hints);
-  struct ClassOrder {
-    std::uint32_t node_line;
-    std::vector<std::uint32_t> lines;
-    std::uint32_t cls;
-  };
-  std::vector<ClassOrder> form_classes(const LineLists& lists);
+  std::vector<std::uint32_t> line_contents() const;
+  std::vector<std::uint32_t> node_line_contents() const;
+  void match_gres_lines();
+  void form_classes();
+  void evaluate_classes();
+  void echo_findings(const NodeClass& cls);
+  Span translate(Span s, std::uint32_t from, std::uint32_t to) const;
+  /// The NodeName= gres.conf lines that apply to node n, in file order.
+  std::vector<std::uint32_t> lines_of(std::uint32_t n) const;
+  /// Whether nodes a and b read the same lines (not only lines that say the same).
+  bool same_lines(std::uint32_t a, std::uint32_t b) const {
+    return node_line_of_[a] == node_line_of_[b] && site_list_of_[a] == site_list_of_[b];
+  }
   // ----- replay.cpp ----------------------------------------------------------------
   void evaluate(NodeClass& cls, const NodeLine& node, const std::vector<const GresLine*>& lines,
                 const std::string& rep);
@@ -142,6 +142,11 @@ class Analyzer {
   StartupFate ctld_;
   std::uint64_t expanded_ = 0;     ///< names made from hostlists so far (see spend())
   std::uint64_t named_nodes_ = 0;  ///< node names on every NodeName line so far, duplicates included
+  // Node classes (classes.cpp).
+  std::vector<const GresLine*> global_lines_;         ///< the Name= lines, which every node reads
+  std::vector<std::uint32_t> site_list_of_;  ///< node -> id of its lines in site_lists_ (0: none)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> site_lists_;  ///< id -> (shorter list, last line)
+  std::vector<std::uint32_t> content_list_of_;        ///< node -> id of what its gres.conf lines say
 };
 
 }  // namespace greslint::model

@@ -1,28 +1,110 @@
 // SPDX-License-Identifier: Apache-2.0
-// Node classes: the nodes of one NodeName line to which the same gres.conf lines apply are
-// alike for slurmd and slurmctld, so the replay evaluates each class once.
+// Node classes: nodes whose slurm.conf line and gres.conf lines say the same are alike for
+// slurmd and slurmctld, so the replay evaluates each class once, whichever lines say it.
 #include <algorithm>
 #include <fmt/format.h>
+#include <functional>
 #include <tuple>
 #include <unordered_map>
 
+#include "gres_parse.hpp"
 #include "model/analyzer.hpp"
 #include "rules/rules.hpp"
+#include "util.hpp"
 
 namespace greslint::model {
 
-// Performance: a node's lines are not kept in a vector per node (200,000 allocations on
-// 100,000 nodes, then a std::map keyed by those vectors to group the nodes). Each list is an
-// id in a trie of lists, (list so far, next line) -> longer list, so equal lists get equal
-// ids; 0 is the empty list.
-Analyzer::LineLists Analyzer::apply_gres_lines() {
+/// An id per gres.conf line for what it says apart from the nodes it names: its text after
+/// NodeName=..., whether it is a NodeName= line, whether Slurm took all of it, and how many
+/// Name= lines precede it (a node reads its lines in file order). Lines with equal ids give
+/// every node they name the same records.
+std::vector<std::uint32_t> Analyzer::line_contents() const {
+  struct Key {
+    std::string_view text;
+    std::uint32_t extra;
+    bool operator==(const Key& o) const { return extra == o.extra && text == o.text; }
+  };
+  struct Hash {
+    std::size_t operator()(const Key& k) const { return std::hash<std::string_view>{}(k.text) * 31 + k.extra; }
+  };
+  std::unordered_map<Key, std::uint32_t, Hash> ids;
+  std::vector<std::uint32_t> out(gres_lines_.size());
+  std::uint32_t globals_before = 0;
+  for (std::uint32_t li = 0; li < gres_lines_.size(); ++li) {
+    const GresLine& g = gres_lines_[li];
+    if (g.node_scoped)
+      while (globals_before < global_lines_.size() && global_lines_[globals_before]->file_order < g.file_order)
+        ++globals_before;
+    const Directive& d = *g.d;
+    const std::uint32_t tail = std::min(d.head().value_span.end, d.span.end);
+    const Key key{sources_.text(Span{d.span.file, tail, d.span.end}),
+                  (globals_before << 2) | (d.complete ? 2u : 0u) | (g.node_scoped ? 1u : 0u)};
+    out[li] = ids.emplace(key, std::uint32_t(ids.size())).first->second;
+  }
+  return out;
+}
+
+/// An id per slurm.conf node line for what evaluate() reads of it: the topology after Slurm's
+/// corrections, CLOUD, Gres= as written and, when a NodeName=DEFAULT line gave it, where
+/// (findings point there). The names the line defines count only when a Gres= token names a
+/// GRES that GresTypes lacks: Slurm's log line for that quotes them.
+std::vector<std::uint32_t> Analyzer::node_line_contents() const {
+  std::unordered_map<std::string, std::uint32_t> ids;
+  std::vector<std::uint32_t> out;
+  out.reserve(node_lines_.size());
+  std::string key;
+  auto append = [&](std::uint32_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  for (const NodeLine& l : node_lines_) {
+    key.clear();
+    for (std::uint32_t v : {l.topo.boards, l.topo.sockets, l.topo.cores, l.topo.threads, l.topo.cpus,
+                            std::uint32_t(l.cloud), l.gres_span.size()})
+      append(v);
+    const Span own = l.d->span;
+    if (l.gres_span.valid() && !(l.gres_span.file == own.file && l.gres_span.begin >= own.begin && l.gres_span.end <= own.end)) {
+      append(l.gres_span.file.index);
+      append(l.gres_span.begin);
+    }
+    key += l.gres;
+    if (!grestypes_.empty() && !l.gres.empty()) {
+      for (std::string_view tok : split_commas(l.gres))
+        if (!in_grestypes_exact(tok.substr(0, tok.find(':')))) {
+          key.push_back('\0');
+          key += l.names_text;
+          break;
+        }
+    }
+    out.push_back(ids.emplace(key, std::uint32_t(ids.size())).first->second);
+  }
+  return out;
+}
+
+/// Which gres.conf lines apply to which node: each NodeName= line is expanded once.
+/// Performance: no vector of lines per node (200,000 allocations on 100,000 nodes). Each
+/// node's lines are an id in a trie, (list so far, next line) -> longer list, and so is what
+/// they say, (list so far, next line's content) -> longer list: nodes whose lines say the
+/// same get one content id, whichever NodeName= the lines name. 0 is the empty list.
+void Analyzer::match_gres_lines() {
   const std::vector<std::string>& node_names = cluster_.node_names;
   const auto node_count = std::uint32_t(node_names.size());
-  LineLists l;
-  l.list_of.assign(node_count, 0);
-  std::unordered_map<std::uint64_t, std::uint32_t> longer;  ///< (list << 32 | line) -> id
+  for (const GresLine& g : gres_lines_)
+    if (!g.node_scoped) global_lines_.push_back(&g);
+  const std::vector<std::uint32_t> content = line_contents();
+  content_list_of_.assign(node_count, 0);
+  std::unordered_map<std::uint64_t, std::uint32_t> longer;  ///< (list << 32 | content) -> id
   std::vector<std::uint32_t> last_line(node_count, NodeIndex::kNone);
-  std::optional<SpellingHints> hints;
+  std::unordered_map<std::uint64_t, std::uint32_t> longer_site;  ///< (list << 32 | line) -> id
+  site_list_of_.assign(node_count, 0);
+  site_lists_.assign(1, {0, 0});
+  // GRS310, one finding per group of lines that say the same and name unknown nodes.
+  struct UnknownNames {
+    std::uint32_t line;              ///< the first line of the group: the finding points there
+    std::vector<std::string> names;  ///< of every line, at most 256
+    std::vector<Related> echoes;     ///< the next lines of the group, their own names
+    std::size_t hidden = 0;          ///< lines of the group past kShownEchoes + 1
+    bool any = false;                ///< the lines also name nodes slurm.conf has
+  };
+  std::vector<UnknownNames> groups;
+  std::unordered_map<std::uint64_t, std::size_t> group_of;  ///< (content << 1 | any known) -> group
   for (std::uint32_t li = 0; li < gres_lines_.size(); ++li) {
     const GresLine& g = gres_lines_[li];
     if (!g.node_scoped || !g.nodes) continue;
@@ -39,67 +121,172 @@ Analyzer::LineLists Analyzer::apply_gres_lines() {
       any = true;
       if (last_line[n] == li) return;  // named twice on this line
       last_line[n] = li;
-      auto [it, fresh] = longer.emplace((std::uint64_t(l.list_of[n]) << 32) | li, std::uint32_t(l.lists.size()));
-      if (fresh) l.lists.emplace_back(l.list_of[n], li);
-      l.list_of[n] = it->second;
+      auto [site, new_site] = longer_site.emplace((std::uint64_t(site_list_of_[n]) << 32) | li,
+                                                  std::uint32_t(site_lists_.size()));
+      if (new_site) site_lists_.emplace_back(site_list_of_[n], li);
+      site_list_of_[n] = site->second;
+      auto [it, fresh] = longer.emplace((std::uint64_t(content_list_of_[n]) << 32) | content[li],
+                                        std::uint32_t(longer.size() + 1));
+      content_list_of_[n] = it->second;
     });
     if (unknown.empty()) continue;
+    auto [at, fresh] = group_of.emplace((std::uint64_t(content[li]) << 1) | (any ? 1 : 0), groups.size());
+    if (fresh) {
+      groups.push_back(UnknownNames{li, std::move(unknown), {}, 0, any});
+      continue;
+    }
+    UnknownNames& group = groups[at->second];
+    if (group.echoes.size() < kShownEchoes)
+      group.echoes.push_back(Related{g.d->head().value_span, "this line also names " + fold_hostnames(unknown)});
+    else
+      ++group.hidden;
+    for (std::string& u : unknown)
+      if (group.names.size() < 256) group.names.push_back(std::move(u));
+  }
+  std::optional<SpellingHints> hints;
+  for (UnknownNames& group : groups) {
+    const GresLine& g = gres_lines_[group.line];
+    std::string hint;
     if (!hints) hints.emplace(node_names);
-    report_unknown_gres_nodes(g, unknown, any, *hints);
+    for (const std::string& u : group.names) {
+      const std::uint32_t n = hints->find(u);
+      if (n == NodeIndex::kNone) continue;
+      hint = fmt::format("; did you mean {}? gres.conf must spell the slurm.conf NodeName exactly (case and zero padding)",
+                         node_names[n]);
+      break;
+    }
+    if (group.hidden) group.echoes.back().message += more_lines(group.hidden, "do the same");
+    auto b = out_.report(rules::GRS310, g.d->head().value_span,
+                         fmt::format("gres.conf names {} node{} that slurm.conf does not define: {}{}", group.names.size(),
+                                     group.names.size() == 1 ? "" : "s", fold_hostnames(group.names), hint))
+                 .help(group.any ? "remove the unknown names, or define them in slurm.conf"
+                           : "this line applies to no node; use the slurm.conf NodeName spelling");
+    for (Related& r : group.echoes) b.related(r.span, std::move(r.message));
   }
-  return l;
 }
 
-void Analyzer::report_unknown_gres_nodes(const GresLine& g, const std::vector<std::string>& unknown, bool any,
-                                         const SpellingHints& hints) {
-  std::string hint;
-  for (const std::string& u : unknown) {
-    const std::uint32_t n = hints.find(u);
-    if (n == NodeIndex::kNone) continue;
-    hint = fmt::format("; did you mean {}? gres.conf must spell the slurm.conf NodeName exactly (case and zero padding)",
-                       cluster_.node_names[n]);
-    break;
-  }
-  out_.report(rules::GRS310, g.d->head().value_span,
-              fmt::format("gres.conf names {} node{} that slurm.conf does not define: {}{}", unknown.size(),
-                          unknown.size() == 1 ? "" : "s", fold_hostnames(unknown), hint))
-      .help(any ? "remove the unknown names, or define them in slurm.conf"
-                : "this line applies to no node; use the slurm.conf NodeName spelling");
+std::vector<std::uint32_t> Analyzer::lines_of(std::uint32_t n) const {
+  std::vector<std::uint32_t> lines;
+  for (std::uint32_t list = site_list_of_[n]; list != 0; list = site_lists_[list].first)
+    lines.push_back(site_lists_[list].second);
+  std::reverse(lines.begin(), lines.end());
+  return lines;
 }
 
-// Classes are numbered in the order of their first node; the order they are evaluated in
-// is returned.
-std::vector<Analyzer::ClassOrder> Analyzer::form_classes(const LineLists& l) {
+/// Node classes: nodes whose slurm.conf line and gres.conf lines say the same, numbered in the
+/// order of their first node. Slurm's behaviour follows from what the lines say, not from
+/// which lines they are: per-node lines that say the same make one class, evaluated once,
+/// as a rack line does.
+void Analyzer::form_classes() {
+  const std::vector<std::uint32_t> node_content = node_line_contents();
   const auto node_count = std::uint32_t(cluster_.node_names.size());
-  std::unordered_map<std::uint64_t, std::uint32_t> class_index;    ///< (node line << 32 | list) -> class
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> class_key;  ///< class -> (node line, list)
+  std::unordered_map<std::uint64_t, std::uint32_t> class_index;  ///< (node content << 32 | lines content) -> class
   cluster_.class_of.resize(node_count);
   for (std::uint32_t n = 0; n < node_count; ++n) {
-    auto [it, fresh] = class_index.emplace((std::uint64_t(node_line_of_[n]) << 32) | l.list_of[n],
+    auto [it, fresh] = class_index.emplace((std::uint64_t(node_content[node_line_of_[n]]) << 32) | content_list_of_[n],
                                            std::uint32_t(cluster_.classes.size()));
-    if (fresh) {
-      cluster_.classes.emplace_back();
-      class_key.emplace_back(node_line_of_[n], l.list_of[n]);
-    }
+    if (fresh) cluster_.classes.emplace_back();
     cluster_.classes[it->second].nodes.push_back(n);
     cluster_.class_of[n] = it->second;
   }
-  // Evaluated in (node line, lines) order, as when the classes were a std::map with that key:
-  // a finding merged across classes takes its help from the last class and its related
-  // notes from every class in turn, so the order is part of the output.
-  std::vector<ClassOrder> order;
-  order.reserve(class_key.size());
-  for (std::uint32_t ci = 0; ci < class_key.size(); ++ci) {
-    ClassOrder o{class_key[ci].first, {}, ci};
-    for (std::uint32_t list = class_key[ci].second; list != 0; list = l.lists[list].first)
-      o.lines.push_back(l.lists[list].second);
-    std::reverse(o.lines.begin(), o.lines.end());
-    order.push_back(std::move(o));
-  }
-  std::sort(order.begin(), order.end(), [](const ClassOrder& a, const ClassOrder& b) {
-    return std::tie(a.node_line, a.lines) < std::tie(b.node_line, b.lines);
+  cluster_.node_line_of = node_line_of_;
+  cluster_.line_gres_span.reserve(node_lines_.size());
+  for (const NodeLine& l : node_lines_) cluster_.line_gres_span.push_back(l.gres_span);
+}
+
+void Analyzer::evaluate_classes() {
+  // Evaluated in (node line, lines) order of each class's first node, as when the classes were
+  // a std::map with that key: a finding merged across classes takes its help from the last
+  // class and its related notes from every class in turn, so the order is part of the output.
+  std::vector<std::uint32_t> order(cluster_.classes.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const std::uint32_t na = cluster_.classes[a].nodes.front(), nb = cluster_.classes[b].nodes.front();
+    if (node_line_of_[na] != node_line_of_[nb]) return node_line_of_[na] < node_line_of_[nb];
+    return lines_of(na) < lines_of(nb);
   });
-  return order;
+  std::vector<const GresLine*> lines;
+  for (std::uint32_t ci : order) {
+    NodeClass& cls = cluster_.classes[ci];
+    if (ctld_.fatal) {
+      cls.verdict = Verdict::slurmctld_fatal;
+      cls.reason = ctld_.reason;
+      continue;
+    }
+    const std::uint32_t rep = cls.nodes.front();
+    lines = global_lines_;
+    for (std::uint32_t li : lines_of(rep)) lines.push_back(&gres_lines_[li]);
+    Findings::ClassScope scope(findings_, cls.nodes);
+    evaluate(cls, node_lines_[node_line_of_[rep]], lines, cluster_.node_names[rep]);
+    if (findings_.reported()) echo_findings(cls);
+  }
+}
+
+/// The class's findings were reported on the lines of its first node. Other nodes of the class
+/// may read other lines that say the same (one NodeName= line per node): each finding names
+/// those lines too, the first kShownEchoes as related notes, the others as a count.
+void Analyzer::echo_findings(const NodeClass& cls) {
+  const std::uint32_t rep = cls.nodes.front();
+  // Sites: nodes that read the same lines, in the order of their first node.
+  struct Site {
+    std::uint32_t first;
+    std::vector<std::uint32_t> nodes;
+  };
+  std::vector<Site> sites;
+  std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_hash;
+  for (std::uint32_t n : cls.nodes) {
+    if (same_lines(n, rep)) continue;
+    if (!sites.empty() && same_lines(n, sites.back().first)) {
+      sites.back().nodes.push_back(n);
+      continue;
+    }
+    const std::uint64_t h = (std::uint64_t(node_line_of_[n]) << 32) | site_list_of_[n];
+    std::vector<std::size_t>& candidates = by_hash[h];
+    auto known = std::find_if(candidates.begin(), candidates.end(), [&](std::size_t s) { return same_lines(n, sites[s].first); });
+    if (known != candidates.end()) {
+      sites[*known].nodes.push_back(n);
+      continue;
+    }
+    candidates.push_back(sites.size());
+    sites.push_back(Site{n, {n}});
+  }
+  if (sites.empty()) return;
+  for (const Site& site : sites)
+    findings_.echo([&](Span s) { return translate(s, rep, site.first); }, [&] {
+      std::vector<std::string> names;
+      for (std::uint32_t n : site.nodes) names.push_back(cluster_.node_names[n]);
+      return "the same for " + fold_hostnames(std::move(names));
+    });
+}
+
+/// Where span `s` on the lines node `from` reads sits on the lines node `to` reads, when both
+/// say the same (one class): the same key of the corresponding line. Spans on lines both
+/// nodes read (Name= lines, NodeName=DEFAULT, settings) stay where they are.
+Span Analyzer::translate(Span s, std::uint32_t from, std::uint32_t to) const {
+  auto within = [](Span inner, Span outer) {
+    return inner.file == outer.file && inner.begin >= outer.begin && inner.end <= outer.end;
+  };
+  const NodeLine& a = node_lines_[node_line_of_[from]];
+  const NodeLine& b = node_lines_[node_line_of_[to]];
+  if (within(s, a.d->span)) {
+    if (s.begin == a.names_span.begin && s.end == a.names_span.end) return b.names_span;
+    if (within(s, a.gres_span))
+      return Span{b.gres_span.file, b.gres_span.begin + (s.begin - a.gres_span.begin),
+                  b.gres_span.begin + (s.end - a.gres_span.begin)};
+    return b.d->span;
+  }
+  const std::vector<std::uint32_t> from_lines = lines_of(from), to_lines = lines_of(to);
+  for (auto ap = from_lines.begin(), ae = from_lines.end(), bp = to_lines.begin(); ap != ae; ++ap, ++bp) {
+    const Directive& da = *gres_lines_[*ap].d;
+    if (!within(s, da.span)) continue;
+    const Directive& db = *gres_lines_[*bp].d;
+    const KeyValue& ha = da.head();
+    const KeyValue& hb = db.head();
+    if (within(s, ha.key_span)) return hb.key_span;
+    if (within(s, ha.value_span)) return hb.value_span;
+    return Span{db.span.file, hb.value_span.end + (s.begin - ha.value_span.end), hb.value_span.end + (s.end - ha.value_span.end)};
+  }
+  return s;
 }
 
 }  // namespace greslint::model

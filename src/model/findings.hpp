@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -30,6 +32,13 @@ inline constexpr std::string_view kNode = "\x02NODE\x02";
 /// `text` with both placeholders replaced by `nodes`.
 std::string expand_nodes(std::string text, std::string_view nodes);
 
+/// How many other places that say the same a finding shows as related notes; the others are
+/// counted in the last of them.
+inline constexpr std::size_t kShownEchoes = 3;
+
+/// "; 4 more lines say the same": the count of places past kShownEchoes.
+std::string more_lines(std::size_t n, std::string_view verb);
+
 /// The findings of one model run.
 class Findings {
  public:
@@ -42,7 +51,10 @@ class Findings {
   /// While alive, report() is about these nodes.
   class ClassScope {
    public:
-    ClassScope(Findings& f, const std::vector<std::uint32_t>& nodes) : f_(f) { f_.current_nodes_ = &nodes; }
+    ClassScope(Findings& f, const std::vector<std::uint32_t>& nodes) : f_(f) {
+      f_.current_nodes_ = &nodes;
+      f_.calls_.clear();
+    }
     ~ClassScope() { f_.current_nodes_ = nullptr; }
     ClassScope(const ClassScope&) = delete;
     ClassScope& operator=(const ClassScope&) = delete;
@@ -50,6 +62,14 @@ class Findings {
    private:
     Findings& f_;
   };
+
+  /// Whether the current class reported anything.
+  bool reported() const { return !calls_.empty(); }
+  /// Other nodes of the current class read other lines that say the same: `where` maps each
+  /// place a finding of the class is about (its span, then the related notes the class added)
+  /// to theirs. A new place becomes a related note (`message` for the finding's own span),
+  /// the first kShownEchoes of a finding; the others are counted.
+  void echo(const std::function<Span(Span)>& where, const std::function<std::string()>& message);
 
   /// Hands the merged findings to the reporter, their nodes folded and placeholders expanded.
   void flush(const std::vector<std::string>& node_names);
@@ -60,12 +80,23 @@ class Findings {
   struct Pending {
     Diagnostic d;
     std::vector<std::uint32_t> nodes;
+    /// The places named so far (span, related notes, echoes), and the echoes (see echo()).
+    std::set<std::tuple<std::uint16_t, std::uint32_t, std::uint32_t>> places;
+    std::size_t echoes = 0, hidden_echoes = 0;
+    std::size_t last_echo = 0;  ///< index in d.related of the last echo note
+  };
+  /// One report() call of the current class, and the related notes it added.
+  struct Call {
+    Pending* p;
+    Span span;
+    std::size_t related_begin, related_end;
   };
   Reporter& out_;
   // Keyed by what makes two classes' findings the same one; std::map so the merged findings
   // come out in a stable order.
   std::map<std::tuple<std::string_view, std::uint16_t, std::uint32_t, std::string>, Pending> pending_;
   const std::vector<std::uint32_t>* current_nodes_ = nullptr;
+  std::vector<Call> calls_;  ///< of the current class
 };
 
 }  // namespace greslint::model
