@@ -38,6 +38,9 @@ extern const Stage<NodeNameLineView> kNodeNameLineStage;
 extern const Stage<NodeAddressView> kNodeAddressStage;
 extern const Stage<PartitionView> kPartitionStage;
 
+// A node class's slurm.conf Gres=.
+extern const Stage<NodeGresView> kNodeGresStage;
+
 // Registration: slurmctld validates what slurmd reports, per node class and GRES name.
 extern const Stage<RegistrationView> kRegistrationCountStage;
 /// Only for names whose records slurmctld tracks per device.
