@@ -30,6 +30,7 @@ STAGES = {
     "node-name-line": ("kNodeNameLine", "NodeNameLineView"),
     "node-address": ("kNodeAddress", "NodeAddressView"),
     "partition": ("kPartition", "PartitionView"),
+    "node-gres": ("kNodeGres", "NodeGresView"),
     "registration-count": ("kRegistrationCount", "RegistrationView"),
     "registration-topology": ("kRegistrationTopology", "RegistrationView"),
 }

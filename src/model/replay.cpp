@@ -73,53 +73,22 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     return p && icontains(p->value, "config_overrides");
   }();
 
-  // Stage B: drop Gres= tokens whose name is not spelled as in GresTypes (B5).
+  // Stage B: slurm.conf Gres=, its tokens filtered by name (B5) and counted per name.
   std::string filtered;
+  std::vector<std::string_view> dropped;
   for (std::string_view tok : node.gres.empty() ? std::vector<std::string_view>{} : split_commas(node.gres)) {
-    std::string_view name = tok.substr(0, tok.find(':'));
-    if (in_grestypes_exact(name)) {
-      if (!filtered.empty()) filtered += ',';
-      filtered += tok;
+    if (!in_grestypes_exact(tok.substr(0, tok.find(':')))) {
+      dropped.push_back(tok);
       continue;
     }
-    // A token can be megabytes long; messages quote a clipped copy (kMaxFindingText).
-    const std::string shown_tok = clipped(tok), shown_name = clipped(name);
-    std::string help = in_grestypes_nocase(name)
-                           ? fmt::format("GresTypes spells it differently; names are case-sensitive")
-                           : fmt::format("add {} to GresTypes, or remove the token", shown_name);
-    if (grestypes_.empty()) {
-      // Without GresTypes no GRES plugin is loaded and Slurm ignores Gres= without a word.
-      report_for(rules::GRS110, node.gres_span,
-                 fmt::format("Gres token \"{}\" is ignored: slurm.conf has no GresTypes, so {} get no {}", shown_tok,
-                             kNodes, shown_name))
-          .help(fmt::format("add GresTypes={} to slurm.conf", shown_name));
-      continue;
-    }
-    Span token_span = node.gres_span;
-    if (node.gres_span.size() == node.gres.size()) {
-      const auto offset = std::uint32_t(tok.data() - node.gres.data());
-      token_span = Span{node.gres_span.file, node.gres_span.begin + offset, node.gres_span.begin + offset + std::uint32_t(tok.size())};
-    }
-    report_for(rules::GRS110, token_span,
-               fmt::format("Gres token \"{}\" names a GRES that GresTypes does not list, so Slurm drops it on {}",
-                           shown_tok, kNodes))
-        .slurm(fmt::format("Invalid GRES configured on node {}: {}", clipped(node.names_text), shown_tok))
-        .help(help);
-    degrade(cls);
+    if (!filtered.empty()) filtered += ',';
+    filtered += tok;
   }
   std::map<std::string, GresCount> conf;
-  for (const std::string& name : grestypes_) {
-    GresCount c = count_gres(filtered, name);
-    if (!c.bad_token.empty()) {
-      report_for(rules::GRS115, node.gres_span,
-                 fmt::format("Gres token \"{}\" has a count Slurm cannot read; it stops counting {} there",
-                             clipped(c.bad_token), name))
-          .slurm(fmt::format("Bad GRES configuration: {}", clipped(c.bad_token)))
-          .help("write the count as a number with an optional K/M/G suffix, e.g. gpu:a100:4");
-      degrade(cls);
-    }
-    conf.emplace(name, std::move(c));
-  }
+  for (const std::string& name : grestypes_) conf.emplace(name, count_gres(filtered, name));
+  const rules::NodeGresView gres_view{node, grestypes_, dropped, conf};
+  for (const auto& check : rules::kNodeGresStage)
+    if (check.run(gres_view, findings_).kind() == rules::Outcome::Kind::degraded) degrade(cls);
 
   // Stage C: gres.conf, for this node (§5). Parse errors anywhere in the file are fatal.
   if (gres_.failed) {

@@ -226,6 +226,13 @@ constexpr Check<NodeTableView> kSelectNodeInit[] = {
     {&GRS130, check_grs130_cpus_not_cores_or_threads, "cons_common.c:select_p_node_init"},
 };
 
+// ----- A node class's slurm.conf Gres= ------------------------------------------------------
+
+constexpr Check<NodeGresView> kNodeGres[] = {
+    {&GRS110, check_grs110, "gres.c:gres_name_filter"},
+    {&GRS115, check_grs115, "gres.c:_get_gres_cnt"},
+};
+
 // ----- Registration: slurmctld validates what slurmd reports, per GRES name ---------------
 
 constexpr Check<RegistrationView> kRegistrationCount[] = {
@@ -255,7 +262,7 @@ constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
 constexpr const RuleInfo* kHardware[] = {&GRS501, &GRS502, &GRS503, &GRS504, &GRS505, &GRS506, &GRS507, &GRS508};
 /// Still checked in the replay's own code (src/model/replay.cpp, policy.cpp, classes.cpp,
 /// inputs.cpp) while they move to stage lists one by one.
-constexpr const RuleInfo* kInReplay[] = {&GRS110, &GRS115, &GRS116, &GRS201, &GRS202, &GRS203, &GRS204, &GRS205, &GRS206, &GRS207, &GRS208, &GRS209, &GRS210, &GRS211, &GRS212, &GRS214, &GRS215, &GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS221, &GRS223, &GRS302, &GRS310, &GRS313, &GRS314, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
+constexpr const RuleInfo* kInReplay[] = {&GRS116, &GRS201, &GRS202, &GRS203, &GRS204, &GRS205, &GRS206, &GRS207, &GRS208, &GRS209, &GRS210, &GRS211, &GRS212, &GRS214, &GRS215, &GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS221, &GRS223, &GRS302, &GRS310, &GRS313, &GRS314, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
 
 template <class View>
 void place(std::vector<Placement>& out, std::string_view step, const Stage<View>& stage) {
@@ -278,6 +285,7 @@ const Stage<GresTypesView> kGresTypesStage{"GresTypes", kGresTypes};
 const Stage<NodeNameLineView> kNodeNameLineStage{"NodeName line", kNodeNameLine};
 const Stage<NodeAddressView> kNodeAddressStage{"NodeAddr/NodeHostname list", kNodeAddress};
 const Stage<PartitionView> kPartitionStage{"PartitionName line", kPartition};
+const Stage<NodeGresView> kNodeGresStage{"node Gres=", kNodeGres};
 const Stage<RegistrationView> kRegistrationCountStage{"registration: counts", kRegistrationCount};
 const Stage<RegistrationView> kRegistrationTopologyStage{"registration: per-device topology", kRegistrationTopology};
 
@@ -295,6 +303,7 @@ std::vector<Placement> placements() {
   place(out, "slurm.conf start-up", kNodeTableStage);
   place(out, "slurm.conf start-up", kPartitionStage);
   place(out, "slurm.conf start-up", kSelectNodeInitStage);
+  place(out, "node Gres=", kNodeGresStage);
   place(out, "registration", kRegistrationCountStage);
   place(out, "registration", kRegistrationTopologyStage);
   place(out, "replay (moving)", kInReplay);

@@ -41,6 +41,7 @@ Outcome check_grs107(const NodeNameLineView&, Findings&);
 extern const RuleInfo GRS108;  // partition-unknown-node
 Outcome check_grs108(const PartitionView&, Findings&);
 extern const RuleInfo GRS110;  // gres-not-in-grestypes
+Outcome check_grs110(const NodeGresView&, Findings&);
 extern const RuleInfo GRS111;  // shared-gres-without-gpu
 Outcome check_grs111(const GresTypesView&, Findings&);
 extern const RuleInfo GRS112;  // duplicate-grestypes-entry
@@ -50,6 +51,7 @@ Outcome check_grs113(const GresTypesView&, Findings&);
 extern const RuleInfo GRS114;  // shared-gres-without-cons-tres
 Outcome check_grs114(const GresTypesView&, Findings&);
 extern const RuleInfo GRS115;  // bad-gres-count
+Outcome check_grs115(const NodeGresView&, Findings&);
 extern const RuleInfo GRS116;  // mixed-typed-untyped-gres
 
 extern const RuleInfo GRS120;  // required-setting-missing

@@ -44,6 +44,9 @@ extern const Stage<NodeTableView> kNodeTableStage;
 extern const Stage<PartitionView> kPartitionStage;
 extern const Stage<NodeTableView> kSelectNodeInitStage;
 
+// A node class's slurm.conf Gres=.
+extern const Stage<NodeGresView> kNodeGresStage;
+
 // Registration: slurmctld validates what slurmd reports, per node class and GRES name.
 extern const Stage<RegistrationView> kRegistrationCountStage;
 /// Only for names whose records slurmctld tracks per device.

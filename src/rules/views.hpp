@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "greslint/config.hpp"
@@ -102,6 +104,16 @@ struct NodeTableView {
 struct CgroupConfView {
   const VersionProfile& profile;
   const ConfigFile& cgroup;
+};
+
+// ----- A node class's slurm.conf Gres= (slurmd at start-up, slurmctld too) -----------------
+
+/// One node line's Gres= as gres.c reads it: tokens filtered by name, then counted per name.
+struct NodeGresView {
+  const NodeLine& node;
+  const std::vector<std::string>& grestypes;  ///< in Slurm's context order
+  const std::vector<std::string_view>& dropped;  ///< tokens whose name GresTypes does not spell so
+  const std::map<std::string, GresCount>& configured;  ///< per GresTypes name, from the kept tokens
 };
 
 // ----- Registration: slurmctld validates what slurmd reports (§6.F) ------------------------
