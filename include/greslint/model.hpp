@@ -49,9 +49,9 @@ struct NodeClass {
   Span configured_gres_span;
 };
 
-/// The class's reason as `node` sees it: Slurm names the node itself in some reasons
-/// (docs/architecture.md, node placeholders).
-std::string node_reason(const NodeClass& c, std::string_view node);
+/// The class's reason as scontrol shows it for `nodes` (one name, or a folded list): Slurm
+/// names the node itself in some reasons (docs/architecture.md, node placeholders).
+std::string node_reason(const NodeClass& c, std::string_view nodes);
 
 /// Everything greslint learned about the configuration.
 struct Cluster {
