@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -82,6 +83,12 @@ class Analyzer {
   // ----- replay.cpp ----------------------------------------------------------------
   void evaluate(NodeClass& cls, const NodeLine& node, const std::vector<const GresLine*>& lines,
                 const std::string& rep);
+  /// A CLOUD node's gres.conf load that stops slurmctld stops it for every node.
+  void stop_at_first_cloud_load_fatal();
+  /// Stage E for mps or shard: the plugin lays `name` onto the GPUs' device files
+  /// (shared_gres.hpp). False when slurmd (or, for CLOUD nodes, slurmctld) exits there.
+  bool share_gres_devices(NodeClass& cls, std::map<std::string, std::vector<GresRecord>>& merged,
+                          const std::string& name, Verdict load_fatal);
   // ----- policy.cpp ----------------------------------------------------------------
   /// GRS4xx: accounting, isolation and scheduling of the GPU pool.
   void check_policy();
