@@ -23,6 +23,7 @@
 #include "model/limits.hpp"
 #include "model/node_index.hpp"
 #include "rules/check.hpp"
+#include "rules/views.hpp"
 
 namespace greslint::model {
 
@@ -89,6 +90,8 @@ class Analyzer {
   /// (shared_gres.hpp). False when slurmd (or, for CLOUD nodes, slurmctld) exits there.
   bool share_gres_devices(NodeClass& cls, std::map<std::string, std::vector<GresRecord>>& merged,
                           const std::string& name, Verdict load_fatal);
+  /// Stage F for one GRES name: the registration stage lists, their outcomes applied.
+  void register_name(NodeClass& cls, rules::RegistrationView& view, std::optional<std::string>& drain_reason);
   // ----- policy.cpp ----------------------------------------------------------------
   /// GRS4xx: accounting, isolation and scheduling of the GPU pool.
   void check_policy();
