@@ -88,6 +88,9 @@ class VersionProfile {
   bool has_flag(std::string_view lower_word) const noexcept;
   /// AutoDetect values in the order Slurm tries them (substring match, "off" exact).
   std::vector<std::string_view> autodetect_values() const;
+  /// Before 23.02.7 the mps/shard plugins split a MultipleFiles= (MIG) GPU into one record per
+  /// file too; from then on such a GPU stays one record.
+  bool sharing_splits_multiple_files() const noexcept { return version_ < kSlurm2302; }
   /// File-less GPU removal is a debug line in 22.05 and a warning later.
   bool fileless_gpu_removal_is_warning() const noexcept { return version_ >= kSlurm2302; }
 

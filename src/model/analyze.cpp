@@ -42,12 +42,30 @@ Cluster Analyzer::run() {
   match_gres_lines();
   form_classes();
   evaluate_classes();
+  stop_at_first_cloud_load_fatal();
   // The cluster as a whole.
   check_policy();
   for (const ConfigFile* f : {&slurm_, &gres_, &cgroup_})
     cluster_.comments.insert(cluster_.comments.end(), f->comments.begin(), f->comments.end());
   findings_.flush(cluster_.node_names);
   return std::move(cluster_);
+}
+
+void Analyzer::stop_at_first_cloud_load_fatal() {
+  // slurmctld loads gres.conf itself for each CLOUD node at start-up, in node order
+  // (_gres_reconfig); the replay gives such a node's class slurmctld-fatal. The first of
+  // those loads that fails stops slurmctld, so every node gets its line, naming that node.
+  if (ctld_.fatal) return;
+  for (std::uint32_t n = 0; n < cluster_.class_of.size(); ++n) {
+    const NodeClass& failed = cluster_.classes[cluster_.class_of[n]];
+    if (failed.verdict != Verdict::slurmctld_fatal) continue;
+    const std::string reason = expand_nodes(failed.reason, cluster_.node_names[n]);
+    for (NodeClass& c : cluster_.classes) {
+      c.verdict = Verdict::slurmctld_fatal;
+      c.reason = reason;
+    }
+    return;
+  }
 }
 
 void Analyzer::spend(const Hostlist& list, Span where) {

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -92,6 +93,12 @@ class Analyzer {
   // ----- replay.cpp ----------------------------------------------------------------
   void evaluate(NodeClass& cls, const NodeLine& node, const std::vector<const GresLine*>& lines,
                 const std::string& rep);
+  /// A CLOUD node's gres.conf load that stops slurmctld stops it for every node.
+  void stop_at_first_cloud_load_fatal();
+  /// Stage E for mps or shard: the plugin lays `name` onto the GPUs' device files
+  /// (shared_gres.hpp). False when slurmd (or, for CLOUD nodes, slurmctld) exits there.
+  bool share_gres_devices(NodeClass& cls, std::map<std::string, std::vector<GresRecord>>& merged,
+                          const std::string& name, Verdict load_fatal);
   /// Stage F for one GRES name: the registration stage lists, their outcomes applied.
   void register_name(NodeClass& cls, rules::RegistrationView& view, std::optional<std::string>& drain_reason);
   // ----- policy.cpp ----------------------------------------------------------------

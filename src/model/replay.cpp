@@ -7,6 +7,7 @@
 
 #include "gres_parse.hpp"
 #include "model/analyzer.hpp"
+#include "model/shared_gres.hpp"
 #include "rules/rules.hpp"
 #include "rules/stages.hpp"
 #include "util.hpp"
@@ -34,6 +35,46 @@ std::uint32_t parse_flags(std::string_view text, const VersionProfile& profile) 
   if (profile.has_flag("explicit") && icontains(text, "explicit")) f |= explicit_;
   if (profile.has_flag("env_uuid") && icontains(text, "env_uuid")) f |= env_uuid;
   return f;
+}
+
+/// The flags _parse_gres_config remembers from the previous record (its static prev_env):
+/// a later record of the same name must repeat them, or give no Flags= and inherit them.
+/// Names compare as written (Slurm compares gres_build_id hashes): Name=GPU is not gpu.
+class PreviousFlags {
+ public:
+  enum class Check : std::uint8_t { ok, no_gpu_env_mixed, differs };
+  Check take(const std::string& name, const KeyValue* flags, const VersionProfile& profile);
+
+ private:
+  std::string name_;
+  std::uint32_t word_ = 0;
+  bool remembered_ = false;
+};
+
+PreviousFlags::Check PreviousFlags::take(const std::string& name, const KeyValue* flags, const VersionProfile& profile) {
+  using namespace flag_bits;
+  bool defaults = true;
+  if (flags) {
+    std::uint32_t f = parse_flags(flags->value, profile);
+    if ((f & no_gpu_env) && (f & env & ~no_gpu_env)) return Check::no_gpu_env_mixed;
+    // 22.05 remembers the env words only, and a Flags= without one (CountOnly, a sharing
+    // word) takes the defaults like a line without Flags; 23.02+ remembers the whole word,
+    // with the one_sharing that mps implies.
+    std::uint32_t word = f & env;
+    if (profile.flags_compare_whole_word()) {
+      if (iequals(name, "mps") && !(f & (one_sharing | all_sharing))) f |= one_sharing;
+      word = f & ~all_sharing;
+    }
+    if (word || profile.flags_compare_whole_word()) {
+      defaults = false;
+      if (remembered_ && name == name_ && word != word_) return Check::differs;
+      name_ = name, word_ = word, remembered_ = true;
+    }
+  } else if (remembered_ && word_ && name == name_) {
+    defaults = false;  // inherits them
+  }
+  if (defaults && iequals(name, "gpu")) name_ = name, word_ = nvidia | amd | intel | opencl | env_default, remembered_ = true;
+  return Check::ok;
 }
 
 }  // namespace
@@ -90,11 +131,14 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
   for (const auto& check : rules::kNodeGresStage)
     if (check.run(gres_view, findings_).kind() == rules::Outcome::Kind::degraded) degrade(cls);
 
-  // Stage C: gres.conf, for this node (§5). Parse errors anywhere in the file are fatal.
-  if (gres_.failed) {
-    fatal(cls, Verdict::slurmd_fatal, fmt::format("error opening/reading {}", in_.gres_conf_path));
-    return;
-  }
+  // Stage C: gres.conf, for this node (§5). slurmctld runs this whole load itself at
+  // start-up for CLOUD nodes (_gres_reconfig), so for them its fatals are slurmctld's.
+  const Verdict load_fatal = node.cloud ? Verdict::slurmctld_fatal : Verdict::slurmd_fatal;
+  auto report_load = [&](const RuleInfo& rule, Span span, std::string message) {
+    DiagnosticBuilder b = report_for(rule, span, std::move(message));
+    if (node.cloud && rule.effect == Effect::fatal) b.effect(Effect::fatal, Daemon::slurmctld);
+    return b;
+  };
   auto known_autodetect = [&](std::string_view value) {
     if (iequals(value, "off")) return true;
     for (std::string_view v : profile_.autodetect_values())
@@ -102,7 +146,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     return false;
   };
   if (global_autodetect_kv_ && !known_autodetect(global_autodetect_)) {
-    report_for(rules::GRS204, global_autodetect_kv_->value_span,
+    report_load(rules::GRS204, global_autodetect_kv_->value_span,
                fmt::format("AutoDetect={} is not a value Slurm {} knows; it is ignored", global_autodetect_,
                            profile_.version().str()))
         .slurm(fmt::format("unknown autodetect flag '{}'", global_autodetect_))
@@ -112,32 +156,31 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
   std::vector<const GresLine*> by_file = lines;
   std::sort(by_file.begin(), by_file.end(), [](auto* a, auto* b) { return a->file_order < b->file_order; });
   std::vector<std::pair<const GresLine*, GresRecord>> parsed;
-  std::optional<std::string> prev_name;
-  std::uint32_t prev_flags = 0;
+  PreviousFlags previous_flags;
   std::optional<std::string> node_autodetect;
   for (const GresLine* line : by_file) {
     const Directive& d = *line->d;
     const KeyValue* autodetect = d.find("AutoDetect");
     if (autodetect && !line->node_scoped) {
-      report_for(rules::GRS203, autodetect->key_span, "AutoDetect on a Name= line has no effect")
+      report_load(rules::GRS203, autodetect->key_span, "AutoDetect on a Name= line has no effect")
           .slurm("gres.conf: In-line AutoDetect requires NodeName to take effect")
           .help("put AutoDetect= on a line of its own, or on a NodeName= line");
       degrade(cls);
     } else if (autodetect) {
       if (!known_autodetect(autodetect->value)) {
-        report_for(rules::GRS204, autodetect->value_span,
+        report_load(rules::GRS204, autodetect->value_span,
                    fmt::format("AutoDetect={} is not a value Slurm {} knows; it is ignored", autodetect->value,
                                profile_.version().str()))
             .slurm(fmt::format("unknown autodetect flag '{}'", autodetect->value))
             .help("use nvml, rsmi, oneapi or off");
         degrade(cls);
       } else if (node_autodetect && !iequals(*node_autodetect, autodetect->value)) {
-        report_for(rules::GRS207, autodetect->value_span,
+        report_load(rules::GRS207, autodetect->value_span,
                    fmt::format("AutoDetect={} contradicts AutoDetect={} given earlier for {}", autodetect->value,
                                *node_autodetect, kNodes))
             .slurm("gres.conf: duplicate node-local AutoDetect specification does not match the first")
             .help("give one AutoDetect value per node");
-        fatal(cls, Verdict::slurmd_fatal, "gres.conf: duplicate node-local AutoDetect specification does not match the first");
+        fatal(cls, load_fatal, "gres.conf: duplicate node-local AutoDetect specification does not match the first");
         return;
       } else {
         node_autodetect = autodetect->value;
@@ -148,17 +191,9 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
       if (autodetect) continue;
       std::string rest = std::string(sources_.text(Span{d.head().key_span.file, d.head().value_span.end, d.span.end}));
       while (!rest.empty() && is_space(rest.front())) rest.erase(rest.begin());
-      report_for(rules::GRS202, d.head().key_span, "this NodeName= line has no Name=, so Slurm ignores it")
+      report_load(rules::GRS202, d.head().key_span, "this NodeName= line has no Name=, so Slurm ignores it")
           .slurm(fmt::format("Invalid GRES data, no type name ({})", rest))
           .help("add Name=gpu (or the GRES this line describes)");
-      degrade(cls);
-      continue;
-    }
-    if (!in_grestypes_nocase(name_kv->value)) {
-      report_for(rules::GRS201, name_kv->value_span,
-                 fmt::format("Name={} is not in GresTypes, so slurmd ignores this line", name_kv->value))
-          .slurm(fmt::format("Ignoring gres.conf record, invalid name: {}", name_kv->value))
-          .help(grestypes_.empty() ? "set GresTypes in slurm.conf" : "add it to GresTypes in slurm.conf, or fix the name");
       degrade(cls);
       continue;
     }
@@ -166,71 +201,8 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     r.line = line;
     r.name = name_kv->value;
     if (const KeyValue* t = d.find("Type")) r.type = t->value;
-    const KeyValue* file = d.find("File");
-    if (const KeyValue* files = d.find("Files"); files && (!file || files->key_span.begin > file->key_span.begin)) file = files;
-    const KeyValue* mf = d.find("MultipleFiles");
-    const bool shared = iequals(r.name, "mps") || iequals(r.name, "shard");
-    if (file && mf) {
-      report_for(rules::GRS209, mf->key_span, "File= and MultipleFiles= cannot both be given")
-          .slurm("File and MultipleFiles options are mutually exclusive")
-          .help("use MultipleFiles= for one MIG device made of several files, File= otherwise");
-      fatal(cls, Verdict::slurmd_fatal, "File and MultipleFiles options are mutually exclusive");
-      return;
-    }
-    if (file || mf) {
-      const KeyValue* kv = file ? file : mf;
-      auto l = parse_hostlist(kv->value, kv->value_span, profile_);
-      if (!l.ok()) {
-        report_for(rules::GRS215, kv->value_span, fmt::format("{}={} is not a valid device list", kv->key, kv->value))
-            .slurm(fmt::format("can't parse File={}", kv->value))
-            .help("write device ranges like /dev/nvidia[0-3]");
-        fatal(cls, Verdict::slurmd_fatal, fmt::format("can't parse File={}", kv->value));
-        return;
-      }
-      spend(*l.list, kv->value_span);
-      r.paths = l.list->expand();
-      r.files = kv->value;
-      r.multiple_files = mf != nullptr;
-      if (mf && r.paths.size() < 2) {
-        report_for(rules::GRS210, mf->value_span, "MultipleFiles= names a single file")
-            .slurm("MultipleFiles does not contain multiple files. Use File instead")
-            .help("use File= for a single device file");
-        fatal(cls, Verdict::slurmd_fatal, "MultipleFiles does not contain multiple files. Use File instead");
-        return;
-      }
-      r.count = mf ? 1 : r.paths.size();
-    } else {
-      r.count = 1;
-    }
-    if (const KeyValue* c = d.find("Count")) {
-      auto n = parse_gres_count(c->value);
-      if (!n) {
-        std::string slurm = fmt::format("Invalid GRES record for {}, invalid count {}", r.name, c->value);
-        report_for(rules::GRS211, c->value_span, fmt::format("Count={} is not a count Slurm can read", c->value))
-            .slurm(slurm)
-            .help("write a whole number with an optional K/M/G suffix");
-        fatal(cls, Verdict::slurmd_fatal, slurm);
-        return;
-      }
-      if (*n >= ~std::uint64_t(0) - 1) {
-        std::string slurm = fmt::format("GRES {} has invalid count value {}", r.name, *n);
-        report_for(rules::GRS211, c->value_span, fmt::format("Count={} is too large", c->value)).slurm(slurm);
-        fatal(cls, Verdict::slurmd_fatal, slurm);
-        return;
-      }
-      if (file && !shared && *n != r.paths.size()) {
-        std::string slurm = fmt::format("Invalid GRES record for {}, count does not match File value", r.name);
-        report_for(rules::GRS212, c->value_span,
-                   fmt::format("Count={} but File= lists {} device{}", c->value, r.paths.size(),
-                               r.paths.size() == 1 ? "" : "s"))
-            .slurm(slurm)
-            .related(file->value_span, fmt::format("{} devices here", r.paths.size()))
-            .help(fmt::format("remove Count= (it defaults to the number of files), or set Count={}", r.paths.size()));
-        fatal(cls, Verdict::slurmd_fatal, slurm);
-        return;
-      }
-      if (!mf) r.count = *n;
-    }
+    // _parse_gres_config's order: Cores, File, MultipleFiles, Flags, Links, Count; the name is
+    // checked against GresTypes last, so a record of a GRES slurmd then ignores can still be fatal.
     const KeyValue* cores = d.find("Cores");
     if (!cores) cores = d.find("CPUs");
     if (cores) {
@@ -240,7 +212,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
       if (node.cloud && !parse_core_list(cores->value, topo.cpus)) {
         std::string slurm = fmt::format("Invalid GRES data for {}, {}={} (only {} CPUs are available)", r.name,
                                         cores->spec->name, cores->value, topo.cpus);
-        report_for(rules::GRS208, cores->value_span,
+        report_load(rules::GRS208, cores->value_span,
                    fmt::format("{}={} is beyond the {} CPUs of CLOUD nodes {}; slurmctld checks it and exits",
                                cores->key, cores->value, topo.cpus, kNodes))
             .slurm(slurm)
@@ -251,7 +223,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
         return;
       }
       if (!r.core_bits) {
-        report_for(rules::GRS208, cores->value_span,
+        report_load(rules::GRS208, cores->value_span,
                    fmt::format("{}={} is outside the node's cores 0-{} ({} sockets x {} cores); {} takes core "
                                "indexes, not CPU ids",
                                cores->key, cores->value, core_cnt - 1, topo.sockets, topo.cores, cores->key))
@@ -260,59 +232,137 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
         degrade(cls);
       }
     }
+    const KeyValue* file = d.find("File");
+    if (const KeyValue* files = d.find("Files"); files && (!file || files->key_span.begin > file->key_span.begin)) file = files;
+    const KeyValue* mf = d.find("MultipleFiles");
+    if (file && mf) {
+      report_load(rules::GRS209, mf->key_span, "File= and MultipleFiles= cannot both be given")
+          .slurm("File and MultipleFiles options are mutually exclusive")
+          .help("use MultipleFiles= for one MIG device made of several files, File= otherwise");
+      fatal(cls, load_fatal, "File and MultipleFiles options are mutually exclusive");
+      return;
+    }
+    if (file || mf) {
+      const KeyValue* kv = file ? file : mf;
+      auto l = parse_hostlist(kv->value, kv->value_span, profile_);
+      if (!l.ok()) {
+        report_load(rules::GRS215, kv->value_span, fmt::format("{}={} is not a valid device list", kv->key, kv->value))
+            .slurm(fmt::format("can't parse File={}", kv->value))
+            .help("write device ranges like /dev/nvidia[0-3]");
+        fatal(cls, load_fatal, fmt::format("can't parse File={}", kv->value));
+        return;
+      }
+      spend(*l.list, kv->value_span);
+      r.paths = l.list->expand();
+      r.files = kv->value;
+      r.multiple_files = mf != nullptr;
+      if (mf && r.paths.size() < 2) {
+        report_load(rules::GRS210, mf->value_span, "MultipleFiles= names a single file")
+            .slurm("MultipleFiles does not contain multiple files. Use File instead")
+            .help("use File= for a single device file");
+        fatal(cls, load_fatal, "MultipleFiles does not contain multiple files. Use File instead");
+        return;
+      }
+      r.count = mf ? 1 : r.paths.size();
+    } else {
+      r.count = 1;
+    }
+    // Flags: checked against and inherited from the previous record of the same name (§5.6).
+    const KeyValue* flags = d.find("Flags");
+    if (flags) r.flags = flags->value;
+    const PreviousFlags::Check flags_check = previous_flags.take(r.name, flags, profile_);
+    if (flags_check == PreviousFlags::Check::no_gpu_env_mixed) {
+      std::string slurm = fmt::format(
+          "Invalid GRES record name={} type={}: Flags ({}) contains \"no_gpu_env\", which must be mutually "
+          "exclusive to all other GRES env flags of same node and name",
+          r.name, type_text(r.type), flags->value);
+      report_load(rules::GRS205, flags->value_span, "no_gpu_env cannot be combined with another *_env flag")
+          .slurm(slurm)
+          .help("keep either no_gpu_env or the *_env flags");
+      fatal(cls, load_fatal, slurm);
+      return;
+    }
+    if (flags_check == PreviousFlags::Check::differs) {
+      std::string slurm = fmt::format(
+          "Invalid GRES record name={} type={}: Flags ({}) does not match env flags for previous GRES of same "
+          "node and name",
+          r.name, type_text(r.type), flags->value);
+      report_load(rules::GRS206, flags->value_span,
+                  "Flags differ from the previous gres.conf line for this GRES; every line of a name must carry "
+                  "the same env flags")
+          .slurm(slurm)
+          .help("give every line of this GRES the same Flags= (a line without Flags, or with Flags= but no *_env "
+                "word, counts as all env flags)");
+      fatal(cls, load_fatal, slurm);
+      return;
+    }
     const KeyValue* links = d.find("Links");
     if (!links) links = d.find("Link");
     if (links) {
       std::string bad = validate_links(links->value);
       if (bad.empty()) r.links = links->value;
       else {
-        report_for(rules::GRS214, links->value_span, fmt::format("Links={} is not valid, so Slurm drops it: {}",
+        report_load(rules::GRS214, links->value_span, fmt::format("Links={} is not valid, so Slurm drops it: {}",
                                                                  links->value, bad.substr(bad.find(':') + 2)))
             .slurm(fmt::format("gres.conf: Ignoring invalid Links={} for Name={}", links->value, r.name))
             .help("list one entry per GPU with exactly one -1 for the device itself");
         degrade(cls);
       }
     }
-    // Flags: inherited from and checked against the previous record of the same name (§5.6).
-    const KeyValue* flags = d.find("Flags");
-    std::uint32_t f = flags ? parse_flags(flags->value, profile_) : 0;
-    if (flags) r.flags = flags->value;
-    using namespace flag_bits;
-    if ((f & no_gpu_env) && (f & (env & ~no_gpu_env))) {
-      std::string slurm = fmt::format(
-          "Invalid GRES record name={} type={}: Flags ({}) contains \"no_gpu_env\", which must be mutually "
-          "exclusive to all other GRES env flags of same node and name",
-          r.name, type_text(r.type), flags->value);
-      report_for(rules::GRS205, flags->value_span, "no_gpu_env cannot be combined with another *_env flag")
-          .slurm(slurm)
-          .help("keep either no_gpu_env or the *_env flags");
-      fatal(cls, Verdict::slurmd_fatal, slurm);
-      return;
-    }
-    if (f & env) {
-      const std::uint32_t mask = profile_.flags_compare_whole_word() ? ~0u : env;
-      if (prev_name && iequals(*prev_name, r.name) && (prev_flags & mask) != (f & mask)) {
-        std::string slurm = fmt::format(
-            "Invalid GRES record name={} type={}: Flags ({}) does not match env flags for previous GRES of same "
-            "node and name",
-            r.name, type_text(r.type), flags->value);
-        report_for(rules::GRS206, flags->value_span,
-                   "Flags differ from the previous gres.conf line for this GRES; every line of a name must carry "
-                   "the same env flags")
+    // Only the exact names mps and shard are shared, so Name=MPS gets the File check too.
+    if (const KeyValue* c = d.find("Count")) {
+      auto n = parse_gres_count(c->value);
+      if (!n) {
+        std::string slurm = fmt::format("Invalid GRES record for {}, invalid count {}", r.name, c->value);
+        report_load(rules::GRS211, c->value_span, fmt::format("Count={} is not a count Slurm can read", c->value))
             .slurm(slurm)
-            .help("give every line of this GRES the same Flags= (a line without Flags counts as all env flags)");
-        fatal(cls, Verdict::slurmd_fatal, slurm);
+            .help("write a whole number with an optional K/M/G suffix");
+        fatal(cls, load_fatal, slurm);
         return;
       }
-      prev_name = r.name;
-      prev_flags = f;
-    } else if (prev_name && iequals(*prev_name, r.name)) {
-      // Inherits the remembered flags.
-    } else if (iequals(r.name, "gpu")) {
-      prev_name = r.name;
-      prev_flags = nvidia | amd | intel | opencl | env_default;
+      // A MultipleFiles= line is one device: its count from the files is 1.
+      const std::uint64_t from_files = r.files ? r.count : 0;
+      if (from_files && *n != from_files && !is_shared_name(r.name)) {
+        std::string slurm = fmt::format("Invalid GRES record for {}, count does not match File value", r.name);
+        const KeyValue* files_kv = file ? file : mf;
+        auto b = r.multiple_files
+                     ? report_load(rules::GRS212, c->value_span,
+                                   fmt::format("Count={} on a MultipleFiles= line, which is one device (count 1)", c->value))
+                     : report_load(rules::GRS212, c->value_span,
+                                   fmt::format("Count={} but File= lists {} device{}", c->value, r.paths.size(),
+                                               r.paths.size() == 1 ? "" : "s"));
+        b.slurm(slurm)
+            .related(files_kv->value_span, r.multiple_files ? std::string("one device here")
+                                                           : fmt::format("{} devices here", r.paths.size()))
+            .help(r.multiple_files ? std::string("remove Count= (or write Count=1)")
+                                   : fmt::format("remove Count= (it defaults to the number of files), or set Count={}",
+                                                 r.paths.size()));
+        fatal(cls, load_fatal, slurm);
+        return;
+      }
+      if (*n >= ~std::uint64_t(0) - 1) {
+        std::string slurm = fmt::format("GRES {} has invalid count value {}", r.name, *n);
+        report_load(rules::GRS211, c->value_span, fmt::format("Count={} is too large", c->value)).slurm(slurm);
+        fatal(cls, load_fatal, slurm);
+        return;
+      }
+      r.count = *n;
+    }
+    if (!in_grestypes_nocase(name_kv->value)) {
+      report_load(rules::GRS201, name_kv->value_span,
+                 fmt::format("Name={} is not in GresTypes, so slurmd ignores this line", name_kv->value))
+          .slurm(fmt::format("Ignoring gres.conf record, invalid name: {}", name_kv->value))
+          .help(grestypes_.empty() ? "set GresTypes in slurm.conf" : "add it to GresTypes in slurm.conf, or fix the name");
+      degrade(cls);
+      continue;
     }
     parsed.emplace_back(line, std::move(r));
+  }
+  // s_p_parse_file reads every line, running each record's checks, before it fails: a
+  // record's fatal anywhere in the file comes before the parse error.
+  if (gres_.failed) {
+    fatal(cls, load_fatal, fmt::format("error opening/reading {}", in_.gres_conf_path));
+    return;
   }
   // A global device line is read by every node, GPU-less ones too: slurmd stats each path
   // there and exits after 20 s when it is missing (C11, gotcha 3).
@@ -324,7 +374,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     auto it = conf.find(r.name);
     const bool wanted = std::any_of(conf.begin(), conf.end(), [&](const auto& kv) { return iequals(kv.first, r.name) && kv.second.present; });
     if (wanted || (it == conf.end() && !in_grestypes_nocase(r.name))) continue;
-    report_for(rules::GRS221, r.span_of("File"),
+    report_load(rules::GRS221, r.span_of("File"),
                fmt::format("this Name={} line has no NodeName=, so {} (which have no {} in slurm.conf) also open {}; "
                            "slurmd there waits 20 s and exits if the file is missing",
                            r.name, kNodes, r.name, *r.files))
@@ -344,7 +394,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
 
   if (node.cloud && autodetect_active && profile_.cloud_autodetect_fatal()) {
     std::string slurm = fmt::format("Cannot use AutoDetect on cloud node \"{}\"", kNode);
-    report_for(rules::GRS223, node.names_span, fmt::format("AutoDetect applies to CLOUD nodes {}; slurmctld {} refuses that",
+    report_load(rules::GRS223, node.names_span, fmt::format("AutoDetect applies to CLOUD nodes {}; slurmctld {} refuses that",
                                                            kNodes, profile_.version().str()))
         .slurm(slurm)
         .help("set AutoDetect=off for cloud nodes and list their devices with File=");
@@ -359,31 +409,29 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
           "_foreach_slurm_conf: Some {} GRES in slurm.conf have a type while others do not "
           "(gres_ns->gres_cnt_config ({}) > tmp_count ({}))",
           name, c.total, c.typed_sum());
-      report_for(rules::GRS116, node.gres_span,
+      report_load(rules::GRS116, node.gres_span,
                  fmt::format("Gres= mixes typed and untyped {} counts ({} in all, {} typed)", name, c.total, c.typed_sum()))
           .slurm(slurm)
           .help(fmt::format("give every {} count a type, or none", name));
-      fatal(cls, Verdict::slurmd_fatal, slurm);
+      fatal(cls, load_fatal, slurm);
       return;
     }
   }
 
-  // Stage D/E, per GRES name in Slurm's context order.
+  // Stage D, per GRES name in Slurm's context order: gres.conf checked against itself and
+  // slurm.conf (_validate_gres_conf, _check_conf_mismatch), then merged with slurm.conf.
   std::map<std::string, std::vector<GresRecord>> merged;
-  std::vector<std::string> gpu_files;
-  std::optional<std::string> gpu_type_for_shared;
   for (const std::string& name : grestypes_) {
     const GresCount& c = conf[name];
     std::vector<GresRecord> recs;
     for (const GresRecord& r : records)
       if (iequals(r.name, name)) recs.push_back(r);
-    const bool is_shared = name == "mps" || name == "shard";
     // D2, D3, D4.
     const auto with_file = std::count_if(recs.begin(), recs.end(), [](const GresRecord& r) { return r.files.has_value(); });
     const auto with_type = std::count_if(recs.begin(), recs.end(), [](const GresRecord& r) { return r.type.has_value(); });
     auto fatal_record = [&](const RuleInfo& rule, const GresRecord& at, std::string message, std::string slurm, std::string help) {
-      report_for(rule, at.line->d->head().value_span, std::move(message)).slurm(slurm).help(std::move(help));
-      fatal(cls, Verdict::slurmd_fatal, slurm);
+      report_load(rule, at.line->d->head().value_span, std::move(message)).slurm(slurm).help(std::move(help));
+      fatal(cls, load_fatal, slurm);
     };
     if (with_file > 0 && with_file < std::ptrdiff_t(recs.size())) {
       const GresRecord& odd = *std::find_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files; });
@@ -423,7 +471,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
       if (c.types.empty()) consume(c.total, nullptr);
       else for (const auto& t : c.types) consume(t.count, &t.type);
       for (std::size_t i = 0; i < recs.size(); ++i) {
-        if (left[i] == 0 || is_shared) continue;
+        if (left[i] == 0) continue;
         std::string label = name + (recs[i].type ? ":" + *recs[i].type : "");
         std::string why;
         if (!c.present) why = fmt::format("slurm.conf gives {} no {}", kNodes, name);
@@ -431,7 +479,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
           why = fmt::format("slurm.conf Gres= is untyped, so Slurm keeps these GPUs but drops Type={}", *recs[i].type);
         else if (!recs[i].type) why = fmt::format("slurm.conf Gres= is typed and this line has no Type=");
         else why = fmt::format("slurm.conf configures {} {}", c.total, name);
-        report_for(rules::GRS302, recs[i].line->d->head().value_span,
+        report_load(rules::GRS302, recs[i].line->d->head().value_span,
                    fmt::format("gres.conf has {} more {} than slurm.conf expects on {}: {}", left[i], label, kNodes, why))
             .slurm(fmt::format("A line in gres.conf for GRES {} has {} more configured than expected in slurm.conf. "
                                "Ignoring extra GRES.", label, left[i]))
@@ -443,6 +491,11 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
         degrade(cls);
       }
     }
+    merged[name] = std::move(recs);
+  }
+  for (const std::string& name : grestypes_) {
+    const GresCount& c = conf[name];
+    const std::vector<GresRecord>& recs = merged[name];
     // D6: merge.
     std::vector<GresRecord> pool = recs, out;
     auto take = [&](const std::string* type, std::uint64_t count) {
@@ -454,7 +507,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
         if (!type) r.type.reset();
         if (r.count > count) {
           r.count = count;
-          if (r.files && !r.multiple_files) {
+          if (r.files && count < r.paths.size()) {  // _set_file_subset: the first `count` files
             r.paths.resize(count);
             r.files = fold_hostnames(r.paths, false);
           }
@@ -475,104 +528,42 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     };
     if (c.types.empty()) take(nullptr, c.total);
     else for (const auto& t : c.types) take(&t.type, t.count);
+    merged[name] = std::move(out);
+  }
+  // Stage E: each plugin loads its records, in context order (node_config_load).
+  for (const std::string& name : grestypes_) {
+    if (is_shared_name(name)) {
+      if (!share_gres_devices(cls, merged, name, load_fatal)) return;
+      continue;
+    }
     // E1: the same device file twice.
-    if (!is_shared) {
+    {
       std::unordered_map<std::string, const GresRecord*> seen;
-      for (const GresRecord& r : out) {
-        if (r.multiple_files) continue;
+      for (const GresRecord& r : merged[name]) {
+        if (r.multiple_files || r.name != name) continue;
         for (const std::string& p : r.paths) {
           auto [it, fresh] = seen.emplace(p, &r);
           if (fresh) continue;
           std::string slurm = name == "gpu" ? "Gres GPU plugin failed to load configuration" : "failed to load configuration";
-          report_for(rules::GRS220, r.line ? r.span_of("File") : node.gres_span,
+          report_load(rules::GRS220, r.line ? r.span_of("File") : node.gres_span,
                      fmt::format("device file {} is listed twice for {}", p, kNodes))
               .slurm(fmt::format("{} duplicate device file name ({})", name, p))
               .related(it->second->line ? it->second->span_of("File") : Span{}, "first listed here")
               .help("list each device file once");
-          fatal(cls, Verdict::slurmd_fatal, slurm);
+          fatal(cls, load_fatal, slurm);
           return;
         }
       }
     }
-    // E3: GPUs without File are dropped (unless AutoDetect fills them in).
-    if (name == "gpu" && !autodetect_active)
-      out.erase(std::remove_if(out.begin(), out.end(), [](const GresRecord& r) { return !r.files; }), out.end());
-    if (name == "gpu") {
-      for (const GresRecord& r : out) {
-        for (const std::string& p : r.paths) gpu_files.push_back(p);
-        if (!gpu_type_for_shared) gpu_type_for_shared = r.type;
-      }
-    }
-    // D7: shared GRES (mps/shard) mapped onto the GPU device files (gres_c_s.c).
-    if (is_shared && c.total > 0) {
-      auto shared_fatal = [&](std::string slurm, std::string message) {
-        report_for(rules::GRS314, node.gres_span, std::move(message)).slurm(slurm).help(
-            "give each GPU a File= and write the shared line with the GPUs' device files, or without File= once");
-        fatal(cls, Verdict::slurmd_fatal, slurm);
-      };
-      if (gpu_files.empty()) {
-        shared_fatal("failed to merge SHARED and SHARING configuration",
-                     fmt::format("{} is configured on {} but their GPUs have no device files to share", name, kNodes));
-        return;
-      }
-      const auto with_files = std::count_if(out.begin(), out.end(), [](const GresRecord& r) { return r.files.has_value(); });
-      if (with_files > 0 && with_files < std::ptrdiff_t(out.size())) {
-        shared_fatal("_build_shared_list: multiple configurations with and without \"File\"",
-                     fmt::format("gres.conf gives {} {} of {} {} configured in slurm.conf; slurmd adds a File-less "
-                                 "record for the rest, which cannot be mixed with File= records",
-                                 kNodes, c.total - [&] { std::uint64_t n = 0; for (auto& r : out) if (!r.files) n += r.count; return n; }(),
-                                 c.total, name));
-        return;
-      }
-      if (with_files == 0 && out.size() > 1) {
-        shared_fatal("_build_shared_list: bad configuration, multiple configurations without \"File\"",
-                     fmt::format("more than one {} line without File= for {}", name, kNodes));
-        return;
-      }
-      std::vector<GresRecord> spread;
-      auto place = [&](const std::vector<std::string>& files, std::uint64_t total, const GresRecord* from) {
-        const std::uint64_t n = files.size();
-        for (std::uint64_t i = 0; i < n; ++i) {
-          GresRecord r;
-          r.origin = node.gres_span;
-          r.name = name;
-          r.type = gpu_type_for_shared;
-          r.count = total / n + (i >= n - total % n ? 1 : 0);
-          r.files = files[i];
-          r.paths = {files[i]};
-          r.line = from ? from->line : nullptr;
-          spread.push_back(std::move(r));
-        }
-      };
-      if (with_files == 0) {
-        place(gpu_files, c.total, nullptr);
-      } else {
-        // A binary search, not a scan of gpu_files per path: 65,536 shared paths took minutes.
-        std::vector<std::string_view> gpu_sorted(gpu_files.begin(), gpu_files.end());
-        std::sort(gpu_sorted.begin(), gpu_sorted.end());
-        for (const GresRecord& r : out) {
-          std::vector<std::string> matched;
-          for (const std::string& p : r.paths)
-            if (std::binary_search(gpu_sorted.begin(), gpu_sorted.end(), std::string_view(p))) matched.push_back(p);
-          if (matched.size() < r.paths.size()) {
-            report_for(rules::GRS313, r.span_of("File"),
-                       fmt::format("{} File={} names device files that no gpu line on {} has; Slurm discards it", name,
-                                   *r.files, kNodes))
-                .slurm(fmt::format("Discarding gres/'shared' configuration (File={}) without matching gres/'sharing' record", *r.files))
-                .help("use the GPUs' exact device paths");
-            degrade(cls);
-            continue;
-          }
-          place(matched, r.count, &r);
-        }
-      }
-      out = std::move(spread);
-    }
-    merged[name] = std::move(out);
   }
+  // E3: GPUs without File are dropped (unless AutoDetect fills them in).
+  if (!autodetect_active)
+    for (auto& [name, recs] : merged)
+      if (iequals(name, "gpu"))
+        recs.erase(std::remove_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files; }), recs.end());
   // With shared GRES configured, slurmd lists GPUs one record per file.
   const bool shared_on_node = std::any_of(grestypes_.begin(), grestypes_.end(), [&](const std::string& n) {
-    return (n == "mps" || n == "shard") && conf[n].total > 0;
+    return is_shared_name(n) && conf[n].total > 0;
   });
 
   // Stage F: slurmctld at registration, per name (§6.F, order as in §8 step 6-8).
@@ -591,7 +582,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
   // What slurmd -G prints.
   for (const std::string& name : grestypes_) {
     for (const GresRecord& r : merged[name]) {
-      if (r.count == 0) continue;
+      if (r.count == 0 && !is_shared_name(r.name)) continue;  // slurmd lists a GPU's empty mps/shard record
       auto emit = [&](const GresRecord& rec, std::uint64_t count, std::optional<std::string> files) {
         EffectiveGres g;
         g.name = rec.name;
@@ -603,11 +594,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
         g.flags = rec.flags;
         cls.gres.push_back(std::move(g));
       };
-      if (name == "gpu" && shared_on_node && r.paths.size() > 1 && !r.multiple_files) {
-        for (const std::string& p : r.paths) emit(r, 1, p);
-      } else {
-        emit(r, r.count, r.files);
-      }
+      emit(r, r.count, r.files);
     }
   }
 }
@@ -624,6 +611,56 @@ void Analyzer::register_name(NodeClass& cls, rules::RegistrationView& view, std:
     return true;
   };
   if (run(rules::kRegistrationCountStage) && tracked_per_device(view)) run(rules::kRegistrationTopologyStage);
+}
+
+}  // namespace greslint::model
+
+namespace greslint::model {
+
+bool Analyzer::share_gres_devices(NodeClass& cls, std::map<std::string, std::vector<GresRecord>>& merged,
+                                  const std::string& name, Verdict load_fatal) {
+  std::vector<GresRecord> no_gpus;
+  auto gpu = std::find_if(merged.begin(), merged.end(), [](const auto& kv) { return iequals(kv.first, "gpu"); });
+  std::uint64_t configured = 0, fileless = 0;
+  for (const GresRecord& r : merged[name]) (r.files ? configured : fileless) += r.count;
+  configured += fileless;
+  ShareOutcome o = share_devices(gpu == merged.end() ? no_gpus : gpu->second, merged[name], name,
+                                 profile_.sharing_splits_multiple_files());
+  if (!o.fatal.empty()) {
+    const std::string message =
+        o.no_sharing ? fmt::format("{} is configured on {} but their GPUs have no device files to share (the plugin "
+                                   "shares only Name=gpu lines with File=, spelt exactly so)", name, kNodes)
+        : o.fatal.find("with and without") != std::string::npos
+            ? fmt::format("gres.conf gives {} {} of {} {} configured in slurm.conf; slurmd adds a File-less record for "
+                          "the rest, which cannot be mixed with File= records", kNodes, configured - fileless, configured, name)
+            : fmt::format("more than one {} line without File= for {}", name, kNodes);
+    DiagnosticBuilder b = report_for(rules::GRS314, cls.configured_gres_span, message);
+    b.slurm(o.fatal).help("give each GPU a File= and write the shared line with the GPUs' device files, or without File= once");
+    if (load_fatal == Verdict::slurmctld_fatal) b.effect(Effect::fatal, Daemon::slurmctld);
+    fatal(cls, load_fatal, o.fatal);
+    return false;
+  }
+  for (const ShareOutcome::Discarded& d : o.discarded) {
+    const Span at = d.from.span_of(d.from.multiple_files ? "MultipleFiles" : "File");
+    const std::string message =
+        d.file_is_a_gpu ? fmt::format("a second {} line for {} on {}: the GPU keeps the first one's count, Slurm discards "
+                                      "this one", name, d.file, kNodes)
+                        : fmt::format("{} File={} names a device file that no gpu line on {} has; Slurm discards it",
+                                      name, d.file, kNodes);
+    report_for(rules::GRS313, at, message)
+        .slurm(fmt::format("Discarding gres/'shared' configuration (File={}) without matching gres/'sharing' record", d.file))
+        .help(d.file_is_a_gpu ? "give each GPU one line (or one File-less line for all)" : "use the GPUs' exact device paths");
+    degrade(cls);
+  }
+  // _build_shared_dev_info: with no shared count at all on the node, the plugin's records go.
+  std::uint64_t total = 0;
+  for (const auto& [n, recs] : merged)
+    if (is_shared_name(n)) total += shared_total(recs);
+  if (total == 0) {
+    std::vector<GresRecord>& recs = merged[name];
+    recs.erase(std::remove_if(recs.begin(), recs.end(), [&](const GresRecord& r) { return r.name == name; }), recs.end());
+  }
+  return true;
 }
 
 }  // namespace greslint::model
