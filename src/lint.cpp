@@ -90,7 +90,10 @@ bool load_config_file(LintOptions& o, std::ostream& err) {
     std::string_view key = kv.spec->name;
     if (key == "SlurmVersion") {
       if (!parse_slurm_version(kv.value)) { fail(kv.value_span, "unknown Slurm version " + kv.value); ok = false; }
-      else if (o.slurm_version.empty()) o.slurm_version = kv.value;
+      else if (o.slurm_version.empty()) {
+        o.slurm_version = kv.value;
+        o.slurm_version_source = ".greslint.conf";
+      }
     } else if (key == "Select") {
       if (o.select.empty()) o.select = list(kv.value);
     } else if (key == "Ignore") {
@@ -143,7 +146,7 @@ struct Run {
 };
 
 std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err) {
-  auto version = resolve_slurm_version(o.slurm_version, err);
+  auto version = resolve_slurm_version(VersionPin{o.slurm_version, o.slurm_version_source}, err);
   if (!version) return nullptr;
   auto conf = locate_slurm_conf(o.paths.empty() ? std::string() : o.paths.front(), err);
   if (!conf) return nullptr;
@@ -163,6 +166,14 @@ std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err) {
 
 }  // namespace
 
+std::optional<ResolvedVersion> resolve_run_version(const std::string& path, const std::string& slurm_version,
+                                                   std::ostream& err) {
+  LintOptions o;
+  if (!path.empty()) o.paths.push_back(path);
+  o.slurm_version = slurm_version;
+  if (!load_config_file(o, err)) return std::nullopt;
+  return resolve_slurm_version(VersionPin{o.slurm_version, o.slurm_version_source}, err);
+}
 
 int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   LintOptions o = options;

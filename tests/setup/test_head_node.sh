@@ -105,7 +105,11 @@ if [ "$mode" = --full ]; then
   rm -rf "$work/tree/build"
   for n in 1 2; do
     echo "== README command $n: $(readme_command "$n")"
-    (cd "$work/tree" && bash -c "$(readme_command "$n")") || fail "README command $n failed"
+    rc=0
+    (cd "$work/tree" && bash -c "$(readme_command "$n")") | tee "$work/readme-$n.log" || rc=$?
+    # The first ends by linting examples/broken, whose findings exit 1 by design.
+    if [ "$n" = 1 ] && [ "$rc" = 1 ] && grep -q "^3 errors, 7 warnings" "$work/readme-1.log"; then rc=0; fi
+    [ "$rc" = 0 ] || fail "README command $n failed (exit $rc)"
   done
 else
   # The installs of the two commands; their build and test steps start no service.
