@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+// `greslint nodes`: each node's effective GRES and Slurm's verdict on it.
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "commands/lint_session.hpp"
+#include "util.hpp"
+
+namespace greslint {
+namespace {
+
+/// --verdict: the verdicts to list; false (with a message) on an unknown name.
+bool parse_verdict_filter(const std::vector<std::string>& names, std::vector<Verdict>& wanted, std::ostream& err) {
+  for (const std::string& name : names) {
+    bool known = false;
+    for (Verdict v : {Verdict::ok, Verdict::degraded, Verdict::drain, Verdict::slurmd_fatal, Verdict::slurmctld_fatal})
+      if (iequals(name, to_string(v))) {
+        wanted.push_back(v);
+        known = true;
+      }
+    if (!known) {
+      err << fmt::format("greslint: --verdict takes ok, degraded, drain, slurmd-fatal or slurmctld-fatal, not '{}'\n",
+                         name);
+      return false;
+    }
+  }
+  return true;
+}
+
+/// slurmctld refuses to start when any finding says so (an invalid NodeName= hostlist
+/// leaves no node to list) or when a node class's replay ends in its fatal.
+ClusterVerdict cluster_verdict(const Run& run) {
+  const Diagnostic* first = nullptr;
+  for (const Diagnostic& d : run.reporter.diagnostics())
+    if (d.effect == Effect::fatal && d.daemon == Daemon::slurmctld &&
+        (!first || std::make_pair(d.span.file.index, d.span.begin) < std::make_pair(first->span.file.index, first->span.begin)))
+      first = &d;
+  if (first) return {Verdict::slurmctld_fatal, first->slurm_message.empty() ? first->message : first->slurm_message};
+  const Cluster& c = run.cluster;
+  for (std::uint32_t n = 0; n < c.node_names.size(); ++n) {
+    const NodeClass& cls = c.classes[c.class_of[n]];
+    if (cls.verdict == Verdict::slurmctld_fatal) return {Verdict::slurmctld_fatal, node_reason(cls, c.node_names[n])};
+  }
+  return {};
+}
+
+}  // namespace
+
+int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) {
+  LintOptions o = options;
+  if (!load_config_file(o, err)) return 2;
+  if (o.format != Format::text && o.format != Format::json) {
+    // Format= in .greslint.conf is meant for lint; only the command line is refused.
+    if (o.format_given) {
+      err << "greslint: nodes writes text or json; sarif, github, junit and gitlab are for lint findings\n";
+      return 2;
+    }
+    o.format = Format::text;
+  }
+  std::vector<Verdict> verdicts;
+  if (!parse_verdict_filter(o.verdicts, verdicts, err)) return 2;
+  auto run = analyze_paths(o, err);
+  if (!run) return 2;
+  const Cluster& c = run->cluster;
+  std::optional<Hostlist> only;
+  if (!parse_node_filter(o.nodes, run->version.version, only, err)) return 2;
+  NodesReport report;
+  report.cluster = &c;
+  report.verdict = cluster_verdict(*run);
+  report.slurm_version = run->version.version;
+  report.version_source = run->version.source;
+  bool bad = report.verdict.verdict == Verdict::slurmctld_fatal;
+  for (std::uint32_t n = 0; n < c.node_names.size(); ++n) {
+    if (only && !only->contains(c.node_names[n])) continue;
+    const Verdict v = c.classes[c.class_of[n]].verdict;
+    if (!verdicts.empty() && std::find(verdicts.begin(), verdicts.end(), v) == verdicts.end()) continue;
+    report.nodes.push_back(n);
+    bad = bad || v >= Verdict::drain;
+  }
+  emit_nodes(o.format, report, EmitOptions{}, out);
+  return bad ? 1 : 0;
+}
+
+}  // namespace greslint
