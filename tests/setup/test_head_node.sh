@@ -25,6 +25,8 @@ done
 if [ -z "${HEAD_NODE_NAMESPACED:-}" ]; then
   exec env HEAD_NODE_NAMESPACED=1 unshare --mount --net --pid --fork --mount-proc --propagation private bash "$0" "$@"
 fi
+# Not inherited: the suite that --full runs holds this test too, and it needs namespaces of its own.
+unset HEAD_NODE_NAMESPACED
 
 work=$(mktemp -d)
 cleanup() {
