@@ -9,7 +9,7 @@
 #   --test   also the test suite's (scripts/test.sh passes it): Catch2; Slurm 22.05 (scontrol
 #            for the hostlist differential test, slurmd/slurmctld/munge for the live
 #            conformance suite); python3; pre-commit, dpkg-dev, file, jsonschema; clang and its
-#            runtime for the ASan/UBSan suite and libFuzzer; GNU time; Microsoft's SARIF
+#            runtime for the ASan/UBSan suite and libFuzzer; clang-tidy; GNU time; Microsoft's SARIF
 #            validator (npm, into .ci/node_modules).
 #   --bench  also bench/run.sh's: Google Benchmark, hyperfine, ClusterShell, scontrol.
 set -euo pipefail
@@ -19,7 +19,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 build_packages=(build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev libspdlog-dev)
 test_packages=(catch2 python3 slurm-client slurmd slurmctld munge iproute2 util-linux procps
-               git pre-commit dpkg-dev file python3-jsonschema clang libclang-rt-14-dev time)
+               git pre-commit dpkg-dev file python3-jsonschema clang libclang-rt-14-dev clang-tidy time)
 bench_packages=(libbenchmark-dev hyperfine clustershell python3 time slurm-client)
 
 # Microsoft's SARIF validator, used by the sarif_validation test. The machine image may

@@ -7,6 +7,6 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=${BUILD_DIR:-build}
 bash scripts/install-deps.sh --test
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRESLINT_BUILD_TESTS=ON
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRESLINT_BUILD_TESTS=ON -DGRESLINT_WERROR=ON
 cmake --build "$build"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"

@@ -57,7 +57,10 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   auto run = analyze_paths(o, err);
   if (!run) return 2;
   std::optional<Hostlist> only;
-  if (!parse_node_filter(o.nodes, run->version.version, only, err)) return 2;
+  if (!parse_node_filter(o.nodes, run->version.version, only, err) ||
+      !check_node_filter(only, o.nodes, run->cluster, err))
+    return 2;
+  const bool unreadable = input_unreadable(*run);
   LintReport report;
   report.slurm_version = run->version.version;
   report.version_source = run->version.source;
@@ -65,14 +68,15 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   report.diagnostics = report_stage(*run, o, *overrides, only);
   if (!write_report(o, report, *run, out, err)) return 2;
   note_dropped(run->reporter, err);
+  if (unreadable) return 2;
   return exit_code_for(report.diagnostics, o.fail_level);
 }
 
 std::optional<FailLevel> parse_fail_level(std::string_view text) {
-  if (text == "error") return FailLevel::error;
-  if (text == "warning") return FailLevel::warning;
-  if (text == "note") return FailLevel::note;
-  if (text == "never") return FailLevel::never;
+  if (iequals(text, "error")) return FailLevel::error;
+  if (iequals(text, "warning")) return FailLevel::warning;
+  if (iequals(text, "note")) return FailLevel::note;
+  if (iequals(text, "never")) return FailLevel::never;
   return std::nullopt;
 }
 
