@@ -14,7 +14,8 @@
 #
 # Not run here: conformance_live (it checks the recorded verdicts against the real Slurm
 # daemons; greslint's side of every case runs in conformance_recorded) and deb_package (it
-# packages the binary; a package of an instrumented binary tests nothing new). Everything else
+# packages the binary; a package of an instrumented binary tests nothing new) and setup_head_node
+# (it tests the set-up scripts, not the binary). Everything else
 # runs, the hostile-input suite scaled for ASan (tests/hostile/test_hostile.py: inputs /10,
 # hang guard x10, no address-space cap because ASan reserves terabytes of it).
 set -euo pipefail
@@ -47,7 +48,7 @@ export UBSAN_OPTIONS="$common:print_summary=1:log_path=$reports/ubsan"
 export LSAN_OPTIONS="exitcode=86:log_path=$reports/lsan"
 
 status=0
-exclude='conformance_live|deb_package'
+exclude='conformance_live|deb_package|setup_head_node'
 ctest --test-dir "$build" --output-on-failure -j "$jobs" -E "^($exclude)\$" || status=$?
 done_at=$(date +%s)
 

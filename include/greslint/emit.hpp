@@ -23,7 +23,7 @@ struct LintReport {
   std::vector<Diagnostic> diagnostics;
   std::vector<std::string> inputs;  ///< files read, as displayed (relative to base_dir)
   SlurmVersion slurm_version;
-  std::string version_source;       ///< "--slurm-version", "config file", "scontrol --version", "default"
+  std::string version_source;       ///< "--slurm-version", ".greslint.conf", "scontrol --version", "default"
 };
 
 struct EmitOptions {

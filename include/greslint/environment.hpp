@@ -14,17 +14,24 @@ namespace greslint {
 /// The Slurm profile of a run and where it came from, as the report's first line says it.
 struct ResolvedVersion {
   SlurmVersion version;
-  std::string source;  ///< "--slurm-version", "scontrol --version" or "default"
+  std::string source;  ///< "--slurm-version", ".greslint.conf", "scontrol --version" or "default"
 };
 
-/// `requested` (from --slurm-version or .greslint.conf) when given; else the release of the
-/// Slurm installed here (`scontrol --version` on PATH: an admin on the head node gets the
-/// right rules without thinking); else the newest modelled release. Nullopt, with a message
-/// on `err`, for a version greslint does not model.
-std::optional<ResolvedVersion> resolve_slurm_version(const std::string& requested, std::ostream& err);
+/// A release asked for by name, and who asked: "--slurm-version" or ".greslint.conf".
+struct VersionPin {
+  std::string version;  ///< empty: none
+  std::string source;
+};
 
-/// The release `scontrol --version` prints, or nullopt when there is no scontrol on PATH or
-/// it prints no version greslint models.
+/// The pinned release when there is one; else the release of the Slurm installed here
+/// (`scontrol --version`: an admin on the head node gets the right rules without thinking);
+/// else the newest modelled release, with a note on `err` saying why and how to pin one.
+/// Nullopt, with a message on `err`, for a pinned version greslint does not model.
+std::optional<ResolvedVersion> resolve_slurm_version(const VersionPin& pin, std::ostream& err);
+
+/// The release the scontrol on PATH reports, or nullopt when there is none or it reports a
+/// release greslint does not model. The answer is cached per scontrol binary (path, inode,
+/// size, mtime) in $XDG_CACHE_HOME/greslint (default ~/.cache/greslint).
 std::optional<SlurmVersion> installed_slurm_version();
 
 /// The slurm.conf to read for `given` (a slurm.conf file or a directory holding one; when

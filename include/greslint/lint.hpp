@@ -10,6 +10,7 @@
 
 #include "greslint/diagnostic.hpp"
 #include "greslint/emit.hpp"
+#include "greslint/environment.hpp"
 
 namespace greslint {
 
@@ -23,6 +24,7 @@ int exit_code_for(const std::vector<Diagnostic>& diagnostics, FailLevel level);
 struct LintOptions {
   std::vector<std::string> paths;       ///< directories holding slurm.conf, or slurm.conf files
   std::string slurm_version;            ///< empty: scontrol --version, else the newest release
+  std::string slurm_version_source;     ///< who set slurm_version: empty (--slurm-version) or ".greslint.conf"
   Format format = Format::text;
   std::string output;                   ///< write the report here instead of stdout
   FailLevel fail_level = FailLevel::warning;
@@ -38,6 +40,14 @@ struct LintOptions {
   std::string config;             ///< --config FILE; empty: look for .greslint.conf upward
   bool no_config = false;
 };
+
+/// The release a run on `path` (as lint takes it) models: `slurm_version` (--slurm-version),
+/// else SlurmVersion= of the .greslint.conf found upward from `path`, else the installed
+/// scontrol's, else the newest. The one resolution lint, nodes and node-check share, so that
+/// they never model different releases of one directory. Nullopt (message on `err`) when
+/// .greslint.conf is broken or names a release greslint does not model.
+std::optional<ResolvedVersion> resolve_run_version(const std::string& path, const std::string& slurm_version,
+                                                   std::ostream& err);
 
 /// `greslint lint`; returns the exit code (0, 1 or 2).
 int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err);

@@ -50,7 +50,10 @@ bool apply_setting(const KeyValue& kv, LintOptions& o, const FailFn& fail) {
   std::string_view key = kv.spec->name;
   if (key == "SlurmVersion") {
     if (!parse_slurm_version(kv.value)) return fail(kv.value_span, "unknown Slurm version " + kv.value), false;
-    if (o.slurm_version.empty()) o.slurm_version = kv.value;
+    if (o.slurm_version.empty()) {
+      o.slurm_version = kv.value;
+      o.slurm_version_source = ".greslint.conf";
+    }
   } else if (key == "Select") {
     if (o.select.empty()) o.select = comma_list(kv.value);
   } else if (key == "Ignore") {
@@ -164,6 +167,15 @@ bool rule_selected(const RuleInfo& r, const LintOptions& o) {
   return !listed(o.ignore);
 }
 
+std::optional<ResolvedVersion> resolve_run_version(const std::string& path, const std::string& slurm_version,
+                                                   std::ostream& err) {
+  LintOptions o;
+  if (!path.empty()) o.paths.push_back(path);
+  o.slurm_version = slurm_version;
+  if (!load_config_file(o, err)) return std::nullopt;
+  return resolve_slurm_version(VersionPin{o.slurm_version, o.slurm_version_source}, err);
+}
+
 namespace {
 
 /// PATH naming the gres.conf or cgroup.conf beside a slurm.conf means that slurm.conf:
@@ -188,7 +200,7 @@ std::optional<std::string> slurm_conf_for(const std::string& path, std::ostream&
 }  // namespace
 
 std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err) {
-  auto version = resolve_slurm_version(o.slurm_version, err);
+  auto version = resolve_slurm_version(VersionPin{o.slurm_version, o.slurm_version_source}, err);
   if (!version) return nullptr;
   spdlog::debug("Slurm {} profile ({})", version->version.str(), version->source);
   auto path = slurm_conf_for(o.paths.empty() ? std::string() : o.paths.front(), err);

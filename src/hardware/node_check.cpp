@@ -73,7 +73,7 @@ FileId file_of(const SourceManager& sources, const std::string& path) {
 }
 
 std::unique_ptr<Config> load_config(const NodeCheckOptions& o, std::ostream& err) {
-  auto version = resolve_slurm_version(o.slurm_version, err);
+  auto version = resolve_run_version(o.path, o.slurm_version, err);
   if (!version) return nullptr;
   auto conf = locate_slurm_conf(o.path, err);
   if (!conf) return nullptr;

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The README's test command (and .ci/run's first phase): installs what the tests need
+# (scripts/install-deps.sh --test: safe on a head node), configures and builds greslint with
+# its tests in BUILD_DIR (default: build), and runs the whole suite.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build=${BUILD_DIR:-build}
+bash scripts/install-deps.sh --test
+# The Debian chroots of the live Slurm 24.11 and 26.05 suites (docs/conformance.md), built
+# beside the compile (the one is network and disk, the other CPU); reused when already there.
+chroot_log=$(mktemp)
+bash scripts/make-chroots.sh >"$chroot_log" 2>&1 &
+chroots=$!
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRESLINT_BUILD_TESTS=ON -DGRESLINT_WERROR=ON
+cmake --build "$build"
+wait "$chroots" || { cat "$chroot_log"; rm -f "$chroot_log"; exit 1; }
+cat "$chroot_log"; rm -f "$chroot_log"
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
