@@ -16,7 +16,9 @@
 #include <memory>
 #include <spdlog/spdlog.h>
 
+#include "greslint/baseline.hpp"
 #include "greslint/environment.hpp"
+#include "greslint/fingerprint.hpp"
 #include "greslint/hostlist.hpp"
 #include "greslint/model.hpp"
 #include "greslint/config.hpp"
@@ -133,21 +135,12 @@ bool rule_selected(const RuleInfo& r, const LintOptions& o) {
   return !listed(o.ignore);
 }
 
-struct Run {
-  SourceManager sources;
-  Reporter reporter;
-  Cluster cluster;
-  ResolvedVersion version;
-  std::string slurm_conf;
-  std::vector<std::string> inputs;
-};
-
-std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err) {
+std::unique_ptr<Analysis> analyze_paths(const LintOptions& o, std::ostream& err) {
   auto version = resolve_slurm_version(o.slurm_version, err);
   if (!version) return nullptr;
   auto conf = locate_slurm_conf(o.paths.empty() ? std::string() : o.paths.front(), err);
   if (!conf) return nullptr;
-  auto run = std::make_unique<Run>();
+  auto run = std::make_unique<Analysis>();
   run->version = *version;
   run->slurm_conf = *conf;
   LintInputs in;
@@ -155,18 +148,28 @@ std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err) {
   in.gres_conf_path = join_path(dirname_of(*conf), "gres.conf");
   in.cgroup_conf_path = join_path(dirname_of(*conf), "cgroup.conf");
   VersionProfile profile(version->version);
-  run->cluster = analyze(in, profile, run->sources, run->reporter);
+  Reporter reporter;
+  run->cluster = analyze(in, profile, run->sources, reporter);
+  run->findings = std::move(reporter.diagnostics());
+  run->dropped = reporter.dropped();
   for (std::size_t i = 0; i < run->sources.file_count(); ++i)
     run->inputs.push_back(run->sources.path(FileId{std::uint16_t(i)}));
   return run;
 }
 
+/// Paths relative to where greslint runs, like a compiler: in CI that is the repository
+/// root, which is what SARIF and GitHub annotations need.
+std::string display_base(const std::string& slurm_conf) {
+  char cwd[4096];
+  return ::getcwd(cwd, sizeof(cwd)) ? cwd : dirname_of(slurm_conf);
+}
+
 }  // namespace
 
+bool apply_config_file(LintOptions& options, std::ostream& err) { return load_config_file(options, err); }
 
-int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
-  LintOptions o = options;
-  if (!load_config_file(o, err)) return 2;
+std::unique_ptr<Analysis> analyze_configuration(const LintOptions& options, std::ostream& err) {
+  const LintOptions& o = options;
   std::vector<std::pair<const RuleInfo*, Severity>> overrides;
   for (const std::string& item : o.severity) {
     auto eq = item.find('=');
@@ -174,7 +177,7 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
     auto level = eq == std::string::npos ? std::nullopt : parse_severity(item.substr(eq + 1));
     if (!rule || !level) {
       err << fmt::format("greslint: severity override '{}' must be ID=error|warning|note\n", item);
-      return 2;
+      return nullptr;
     }
     overrides.emplace_back(rule, *level);
   }
@@ -184,17 +187,14 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
             return id.size() >= 4 && iequals(r->id.substr(0, std::min(id.size(), r->id.size())), id);
           })) {
         err << fmt::format("greslint: unknown rule '{}' (see greslint rules)\n", id);
-        return 2;
+        return nullptr;
       }
   auto run = analyze_paths(o, err);
-  if (!run) return 2;
+  if (!run) return nullptr;
   std::optional<Hostlist> only;
-  if (!parse_node_filter(o.nodes, run->version.version, only, err)) return 2;
-  LintReport report;
-  report.slurm_version = run->version.version;
-  report.version_source = run->version.source;
-  report.inputs = run->inputs;
-  std::vector<Diagnostic> found = std::move(run->reporter.diagnostics());
+  if (!parse_node_filter(o.nodes, run->version.version, only, err)) return nullptr;
+  std::vector<Diagnostic> found = std::move(run->findings);
+  run->findings.clear();
   Reporter suppression_findings;
   apply_suppressions(run->cluster.comments, run->sources, found, suppression_findings);
   for (Diagnostic& d : suppression_findings.diagnostics()) found.push_back(std::move(d));
@@ -209,18 +209,36 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
       if (l.ok()) l.list->for_each([&](const std::string& h, const HostRange&) { hit = hit || only->contains(h); });
       if (!hit) continue;
     }
-    report.diagnostics.push_back(std::move(d));
+    run->findings.push_back(std::move(d));
   }
-  std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+  std::stable_sort(run->findings.begin(), run->findings.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::make_tuple(a.span.file.index, a.span.begin, a.rule->id) <
            std::make_tuple(b.span.file.index, b.span.begin, b.rule->id);
   });
+  run->fingerprints = fingerprint_findings(run->findings, run->sources, dirname_of(run->slurm_conf));
+  return run;
+}
+
+int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
+  LintOptions o = options;
+  if (!load_config_file(o, err)) return 2;
+  auto run = analyze_configuration(o, err);
+  if (!run) return 2;
+  if (!o.write_baseline.empty() && !write_baseline(o.write_baseline, *run, err)) return 2;
+  if (!o.baseline.empty()) {
+    auto known = read_baseline(o.baseline, err);
+    if (!known) return 2;
+    drop_baselined(*known, *run);
+  }
+  LintReport report;
+  report.slurm_version = run->version.version;
+  report.version_source = run->version.source;
+  report.inputs = run->inputs;
+  report.diagnostics = std::move(run->findings);
+  report.fingerprints = std::move(run->fingerprints);
   EmitOptions eo;
   eo.color = o.color && o.output.empty();
-  // Paths relative to where greslint runs, like a compiler: in CI that is the repository
-  // root, which is what SARIF and GitHub annotations need.
-  char cwd[4096];
-  eo.base_dir = ::getcwd(cwd, sizeof(cwd)) ? cwd : dirname_of(run->slurm_conf);
+  eo.base_dir = display_base(run->slurm_conf);
   if (!o.output.empty()) {
     std::ofstream file(o.output);
     if (!file) {
@@ -231,9 +249,9 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   } else if (!(o.quiet && report.diagnostics.empty())) {
     emit_report(o.format, report, run->sources, eo, out);
   }
-  if (!run->reporter.dropped().empty()) {
+  if (!run->dropped.empty()) {
     std::string dropped;
-    for (const auto& [id, n] : run->reporter.dropped()) dropped += fmt::format("{}{} more {}", dropped.empty() ? "" : ", ", n, id);
+    for (const auto& [id, n] : run->dropped) dropped += fmt::format("{}{} more {}", dropped.empty() ? "" : ", ", n, id);
     err << fmt::format("greslint: note: at most {} findings of one rule are reported; not reported: {}\n",
                        Reporter::kMaxPerRule, dropped);
   }

@@ -13,6 +13,7 @@
 #include "greslint/hardware.hpp"
 #include "greslint/lint.hpp"
 #include "greslint/registry.hpp"
+#include "greslint/review.hpp"
 
 namespace {
 
@@ -48,7 +49,7 @@ int bad_fail_level() {
 int main(int argc, char** argv) {
   // `greslint PATH` means `greslint lint PATH`.
   std::vector<std::string> args(argv, argv + argc);
-  static const char* const kCommands[] = {"lint", "nodes", "node-check", "hostlist", "rules", "explain"};
+  static const char* const kCommands[] = {"lint", "nodes", "node-check", "hostlist", "rules", "explain", "diff", "upgrade"};
   if (args.size() == 1 || (std::find_if(std::begin(kCommands), std::end(kCommands),
                                         [&](const char* c) { return args[1] == c; }) == std::end(kCommands) &&
                            args[1] != "--help" && args[1] != "-h" && args[1] != "--version"))
@@ -64,6 +65,8 @@ int main(int argc, char** argv) {
   std::string format = "text", fail_level = "warning", color = "auto";
   CLI::App* lint = app.add_subcommand("lint", "lint slurm.conf + gres.conf (the default command)");
   add_common(*lint, lint_options, format, fail_level, color);
+  lint->add_option("--baseline", lint_options.baseline, "do not report the findings recorded in FILE");
+  lint->add_option("--write-baseline", lint_options.write_baseline, "record every finding in FILE (a baseline)");
   CLI::App* nodes = app.add_subcommand("nodes", "per-node effective GRES and Slurm's verdict");
   add_common(*nodes, lint_options, format, fail_level, color);
 
@@ -97,6 +100,33 @@ int main(int argc, char** argv) {
   node_check->add_option("--fail-level", nc_fail_level, "error|warning|note|never")->capture_default_str();
   node_check->add_option("--color", nc_color, "auto|always|never")->capture_default_str();
   node_check->add_flag("-q,--quiet", nc.quiet, "print nothing when there is nothing to report");
+
+  // diff and upgrade: what a change does to every node, GPU and finding.
+  greslint::DiffOptions diff_options;
+  std::string diff_fail_level = "warning";
+  CLI::App* diff = app.add_subcommand("diff", "what a change does: node verdicts, usable GPUs, findings (OLD NEW, or --git REV [PATH])");
+  diff->add_option("PATH", diff_options.paths, "OLD NEW (directories or slurm.conf files); with --git, the work tree PATH");
+  diff->add_option("--git", diff_options.git_rev, "compare PATH as it is at git revision REV with the work tree");
+  greslint::UpgradeOptions upgrade_options;
+  std::string upgrade_fail_level = "warning";
+  CLI::App* upgrade = app.add_subcommand("upgrade", "what the same files do under a later (or earlier) Slurm release");
+  upgrade->add_option("PATH", upgrade_options.path, "directory holding slurm.conf, or a slurm.conf file");
+  upgrade->add_option("--to", upgrade_options.to, "release to upgrade to (X.Y)")->required();
+  for (auto [cmd, o, fmt, level] : {std::make_tuple(diff, &diff_options.lint, &diff_options.format, &diff_fail_level),
+                                    std::make_tuple(upgrade, &upgrade_options.lint, &upgrade_options.format,
+                                                    &upgrade_fail_level)}) {
+    const char* from = cmd == upgrade ? "Slurm release to upgrade from (default: pinned, else installed)"
+                                      : "Slurm release to model (22.05 ... 26.05)";
+    cmd->add_option("--slurm-version", o->slurm_version, from);
+    cmd->add_option("--format", *fmt, "text|json|markdown")->capture_default_str();
+    cmd->add_option("-o,--output", o->output, "write the report to FILE");
+    cmd->add_option("--fail-level", *level, "error|warning|note|never")->capture_default_str();
+    cmd->add_option("--select", o->select, "only these rules (ids or names, comma separated)")->delimiter(',');
+    cmd->add_option("--ignore", o->ignore, "skip these rules (ids or names, comma separated)")->delimiter(',');
+    cmd->add_option("--severity", o->severity, "override a rule's severity: ID=error|warning|note")->delimiter(',');
+    cmd->add_option("--config", o->config, "read this .greslint.conf instead of searching upward");
+    cmd->add_flag("--no-config", o->no_config, "ignore .greslint.conf files");
+  }
 
   app.add_subcommand("rules", "list every rule (id, name, severity, summary)");
   std::string explain_id;
@@ -140,6 +170,15 @@ int main(int argc, char** argv) {
       lint_options.color = wants_color(color);
       return *lint ? greslint::run_lint(lint_options, std::cout, std::cerr)
                    : greslint::run_nodes(lint_options, std::cout, std::cerr);
+    }
+    if (*diff || *upgrade) {
+      greslint::LintOptions& o = *diff ? diff_options.lint : upgrade_options.lint;
+      auto level = greslint::parse_fail_level(*diff ? diff_fail_level : upgrade_fail_level);
+      if (!level) return bad_fail_level();
+      o.fail_level = *level;
+      o.fail_level_given = (*diff ? diff : upgrade)->count("--fail-level") > 0;
+      return *diff ? greslint::run_diff(diff_options, std::cout, std::cerr)
+                   : greslint::run_upgrade(upgrade_options, std::cout, std::cerr);
     }
     if (*node_check) {
       auto format = greslint::parse_format(nc_format);
