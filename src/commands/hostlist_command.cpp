@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "commands/command.hpp"
 #include "greslint/commands.hpp"
 #include "greslint/hostlist.hpp"
 
@@ -93,4 +94,52 @@ int run_hostlist_command(char mode, const VersionProfile& profile, const std::ve
   return out ? 0 : 1;
 }
 
+namespace cli {
+namespace {
+
+/// CLI11 2.1 reads an argument shaped "[a,b]" as a list and splits it at commas; hostlist
+/// expressions such as "[1-3]" have that shape, so they pass the parser behind a guard byte.
+constexpr char kGuard = '\x1f';
+
+class HostlistCommand final : public Command {
+ public:
+  void add_to(CLI::App& app) override {
+    app_ = app.add_subcommand("hostlist", "expand, fold or count hostlists with Slurm's grammar");
+    auto* e = app_->add_flag("-e,--expand", expand_, "one host per line (default)");
+    auto* f = app_->add_flag("-f,--fold", fold_, "fold into ranged form");
+    auto* c = app_->add_flag("-c,--count", count_, "print the number of hosts");
+    e->excludes(f)->excludes(c);
+    f->excludes(c);
+    app_->add_option("--slurm-version", version_, "Slurm release grammar to use");
+    app_->add_option("EXPR", exprs_, "hostlist expressions")->required();
+  }
+
+  void prepare(std::vector<std::string>& args) const override {
+    for (std::string& a : args)
+      if (a.size() >= 2 && a.front() == '[' && a.back() == ']') a.insert(0, 1, kGuard);
+  }
+
+  int run(std::ostream& out, std::ostream& err) override {
+    for (std::string& x : exprs_)
+      if (x.size() >= 3 && x[0] == kGuard && x[1] == '[' && x.back() == ']') x.erase(0, 1);
+    auto v = version_.empty() ? std::optional<SlurmVersion>(known_versions().back()) : parse_slurm_version(version_);
+    if (!v) {
+      err << "greslint: unknown Slurm version '" << version_ << "'\n";
+      return 2;
+    }
+    const char mode = fold_ ? 'f' : count_ ? 'c' : 'e';
+    return run_hostlist_command(mode, VersionProfile(*v), exprs_, out, err);
+  }
+
+ private:
+  bool expand_ = false, fold_ = false, count_ = false;
+  std::string version_;
+  std::vector<std::string> exprs_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_hostlist_command() { return std::make_unique<HostlistCommand>(); }
+
+}  // namespace cli
 }  // namespace greslint

@@ -113,6 +113,15 @@ void compare_findings(const Snapshot& before, const Snapshot& after, ChangeRepor
     for (std::size_t i = 0; i < before.analysis->fingerprints.size(); ++i)
       old_index.emplace(before.analysis->fingerprints[i], i);
   std::vector<bool> kept(before.analysis ? before.analysis->findings.size() : 0, false);
+  // A message that names the release it describes ("slurmctld 24.11 cannot read ...") says
+  // the same under the next one: compare it with the release named replaced.
+  const std::string from = before.analysis ? before.analysis->version.version.str() : "";
+  const std::string to = after.analysis ? after.analysis->version.version.str() : "";
+  auto as_of = [&](std::string text) {
+    if (from.empty() || to.empty() || from == to) return text;
+    for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
+    return text;
+  };
   if (after.analysis)
     for (std::size_t i = 0; i < after.analysis->findings.size(); ++i) {
       const std::string& fp = after.analysis->fingerprints[i];
@@ -124,7 +133,7 @@ void compare_findings(const Snapshot& before, const Snapshot& after, ChangeRepor
       }
       kept[it->second] = true;
       const Diagnostic& old = before.analysis->findings[it->second];
-      if (old.message != d.message || old.slurm_message != d.slurm_message || old.severity != d.severity)
+      if (as_of(old.message) != d.message || as_of(old.slurm_message) != d.slurm_message || old.severity != d.severity)
         r.reworded.push_back({fp, &d, &after, old.message});
     }
   for (std::size_t i = 0; i < kept.size(); ++i)

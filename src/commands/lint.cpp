@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+// `greslint lint`: analyze, apply suppressions, overrides and filters, emit.
+#include <unistd.h>
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fstream>
+#include <tuple>
+
+#include "commands/lint_session.hpp"
+#include "greslint/baseline.hpp"
+#include "greslint/registry.hpp"
+#include "util.hpp"
+
+namespace greslint {
+
+namespace {
+
+/// Writes the report to -o FILE or `out` (nothing with -q when there is nothing to say);
+/// false when FILE cannot be written.
+bool write_report(const LintOptions& o, const LintReport& report, const Analysis& run, std::ostream& out,
+                  std::ostream& err) {
+  EmitOptions eo;
+  eo.color = o.color && o.output.empty();
+  // Paths relative to where greslint runs, like a compiler: in CI that is the repository
+  // root, which is what SARIF and GitHub annotations need.
+  char cwd[4096];
+  eo.base_dir = ::getcwd(cwd, sizeof(cwd)) ? cwd : dirname_of(run.slurm_conf);
+  if (!o.output.empty()) {
+    std::ofstream file(o.output);
+    if (!file) {
+      err << fmt::format("greslint: cannot write {}\n", o.output);
+      return false;
+    }
+    emit_report(o.format, report, run.sources, eo, file);
+  } else if (!(o.quiet && report.diagnostics.empty())) {
+    emit_report(o.format, report, run.sources, eo, out);
+  }
+  return true;
+}
+
+void note_dropped(const Analysis& run, std::ostream& err) {
+  if (run.dropped.empty()) return;
+  std::string dropped;
+  for (const auto& [id, n] : run.dropped)
+    dropped += fmt::format("{}{} more {}", dropped.empty() ? "" : ", ", n, id);
+  err << fmt::format("greslint: note: at most {} findings of one rule are reported; not reported: {}\n",
+                     Reporter::kMaxPerRule, dropped);
+}
+
+}  // namespace
+
+int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
+  LintOptions o = options;
+  if (!load_config_file(o, err)) return 2;
+  auto run = analyze_configuration(o, err);
+  if (!run) return 2;
+  // The baseline written holds every finding, including those an older baseline accepts.
+  if (!o.write_baseline.empty() && !write_baseline(o.write_baseline, *run, err)) return 2;
+  if (!o.baseline.empty()) {
+    auto known = read_baseline(o.baseline, err);
+    if (!known) return 2;
+    drop_baselined(*known, *run);
+  }
+  LintReport report;
+  report.slurm_version = run->version.version;
+  report.version_source = run->version.source;
+  report.inputs = run->inputs;
+  report.diagnostics = std::move(run->findings);
+  report.fingerprints = std::move(run->fingerprints);
+  if (!write_report(o, report, *run, out, err)) return 2;
+  note_dropped(*run, err);
+  return exit_code_for(report.diagnostics, o.fail_level);
+}
+
+std::optional<FailLevel> parse_fail_level(std::string_view text) {
+  if (text == "error") return FailLevel::error;
+  if (text == "warning") return FailLevel::warning;
+  if (text == "note") return FailLevel::note;
+  if (text == "never") return FailLevel::never;
+  return std::nullopt;
+}
+
+int exit_code_for(const std::vector<Diagnostic>& diagnostics, FailLevel level) {
+  Severity threshold = Severity::error;
+  switch (level) {
+    case FailLevel::never: return 0;
+    case FailLevel::error: threshold = Severity::error; break;
+    case FailLevel::warning: threshold = Severity::warning; break;
+    case FailLevel::note: threshold = Severity::note; break;
+  }
+  for (const Diagnostic& d : diagnostics)
+    if (d.severity >= threshold) return 1;
+  return 0;
+}
+
+}  // namespace greslint

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// What lint and nodes share before they report: .greslint.conf, the chosen release,
+// the analysis of one configuration, --nodes and --select/--ignore.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "greslint/environment.hpp"
+#include "greslint/hostlist.hpp"
+#include "greslint/lint.hpp"
+#include "greslint/model.hpp"
+#include "greslint/report.hpp"
+
+namespace greslint {
+
+/// Finds .greslint.conf from the linted directory upward (or takes --config) and applies
+/// it under the command line: options given there win. False (with a message) on errors.
+bool load_config_file(LintOptions& o, std::ostream& err);
+
+/// --nodes: the hosts findings and rows are restricted to; false (with a message) if invalid.
+bool parse_node_filter(const std::string& nodes, SlurmVersion v, std::optional<Hostlist>& only, std::ostream& err);
+
+/// --select and --ignore: whether findings of `r` are reported.
+bool rule_selected(const RuleInfo& r, const LintOptions& o);
+
+/// One analyzed configuration.
+struct Run {
+  SourceManager sources;
+  Reporter reporter;
+  Cluster cluster;
+  ResolvedVersion version;
+  std::string slurm_conf;
+  std::vector<std::string> inputs;
+};
+
+/// Resolves the release, finds slurm.conf and analyzes it; nullptr (with a message) when
+/// either fails.
+std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err);
+
+using SeverityOverrides = std::vector<std::pair<const RuleInfo*, Severity>>;
+
+/// --severity ID=LEVEL items; nullopt (with a message) when one is malformed.
+std::optional<SeverityOverrides> parse_severity_overrides(const std::vector<std::string>& items, std::ostream& err);
+
+/// False (with a message) when --select or --ignore names no rule.
+bool check_rule_names(const LintOptions& o, std::ostream& err);
+
+/// The report stage: suppressions (and their own findings, GRS009/GRS010), severity
+/// overrides, --select/--ignore, --nodes, then file order. Takes the run's findings.
+std::vector<Diagnostic> report_stage(Run& run, const LintOptions& o, const SeverityOverrides& overrides,
+                                     const std::optional<Hostlist>& only);
+
+}  // namespace greslint

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// The options lint, nodes and node-check share: output format, fail level, colour.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "greslint/lint.hpp"
+
+namespace greslint::cli {
+
+/// --format, -o, --fail-level, --color, -q as typed, before they are checked.
+struct ReportOptionText {
+  std::string format = "text";
+  std::string fail_level = "warning";
+  std::string color = "auto";
+};
+
+void add_format_option(CLI::App& cmd, ReportOptionText& text);
+void add_fail_level_option(CLI::App& cmd, ReportOptionText& text);
+void add_color_option(CLI::App& cmd, ReportOptionText& text);
+
+/// --color: "always", or "auto" on a terminal unless NO_COLOR is set.
+bool wants_color(const std::string& when);
+/// The checked --format, or nullopt after a message on `err`.
+std::optional<Format> checked_format(const std::string& text, std::ostream& err);
+/// The checked --fail-level, or nullopt after a message on `err`.
+std::optional<FailLevel> checked_fail_level(const std::string& text, std::ostream& err);
+
+}  // namespace greslint::cli

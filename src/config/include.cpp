@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+// Include: %c, the base directory each release resolves against, cycles, limits, and the
+// recovery read that keeps a failed Include's nodes visible to later checks.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "config/reader.hpp"
+#include "rules/rules.hpp"
+
+namespace greslint::config_detail {
+
+namespace {
+
+/// Include's %c: each "%c" becomes the cluster name.
+std::string expand_cluster_name(const std::string& name, const std::string& cluster) {
+  std::string path;
+  for (std::size_t k = 0; k < name.size(); ++k) {
+    if (name[k] == '%' && k + 1 < name.size() && name[k + 1] == 'c') {
+      path += cluster;
+      ++k;
+    } else {
+      path.push_back(name[k]);
+    }
+  }
+  return path;
+}
+
+}  // namespace
+
+void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& result, int depth) {
+  std::string_view s = l.text;
+  std::size_t i = 7;
+  while (i < s.size() && is_space(s[i])) ++i;
+  std::size_t fn_begin = i;
+  while (i < s.size() && !is_space(s[i])) ++i;
+  std::size_t fn_end = i;
+  Span name_span = span_of(file, l, fn_begin, fn_end);
+  std::string name(s.substr(fn_begin, fn_end - fn_begin));
+  auto fail = [&](std::string message, std::string slurm, std::string help) {
+    out_.report(rules::GRS005, name_span, std::move(message))
+        .slurm(std::move(slurm))
+        .effect(Effect::fatal, daemon_for(options_.table))
+        .help(std::move(help));
+    result.failed = true;
+  };
+  const std::string failed_line =
+      fmt::format("\"Include\" failed in file {} line {}", sources_.path(file), l.first_line);
+  // %c is replaced by ClusterName in lower case; it must have been read already.
+  const bool uses_cluster = name.find("%c") != std::string::npos;
+  if (uses_cluster && cluster_name_.empty()) {
+    fail("Include uses %c but ClusterName is not set before this line",
+         "_parse_for_format: Did not get ClusterName for include path", "set ClusterName= above the Include line");
+    return;
+  }
+  const std::string path = uses_cluster ? expand_cluster_name(name, cluster_name_) : name;
+  if (profile_.include_glob_is_error() && path.find('*') != std::string::npos) {
+    fail(fmt::format("Slurm {} does not expand '*' in Include {}", profile_.version().str(), name),
+         failed_line, "list each included file on its own Include line");
+    return;
+  }
+  std::string base = profile_.include_relative_to_including_file() ? dirname_of(sources_.path(file))
+                                                                   : options_.slurm_conf_dir;
+  std::string full = path.empty() || path[0] == '/' ? path : join_path(base, path);
+  if (!only_space(s.substr(fn_end))) parse_error(file, l, fn_end, result);
+  if (include_refused(name, full, depth, [&](std::string message, std::string help) {
+        fail(std::move(message), failed_line, std::move(help));
+      }))
+    return;
+  struct stat st {};
+  if (::stat(full.c_str(), &st) != 0) {
+    const int stat_errno = errno;
+    if (stat_errno != ENOENT && stat_errno != ENOTDIR) {
+      // A symlink loop, a path too long, a directory we may not search: not "missing".
+      fail(fmt::format("included file {} cannot be read: {}", full, std::strerror(stat_errno)),
+           failed_line, "point the Include at a readable regular file");
+      return;
+    }
+    if (!path.empty() && path[0] != '/') {
+      // The other releases' base directory: what the admin probably meant.
+      std::string other = join_path(profile_.include_relative_to_including_file() ? options_.slurm_conf_dir
+                                                                                  : dirname_of(sources_.path(file)),
+                                    path);
+      if (::stat(other.c_str(), &st) == 0) recover(other, result, depth);
+    }
+    fail(fmt::format("included file {} does not exist", full),
+         failed_line,
+         profile_.include_relative_to_including_file()
+             ? "Slurm 22.05 resolves a relative Include against the folder of the file that holds it"
+             : "Slurm 23.02+ resolves a relative Include against the folder of slurm.conf");
+    return;
+  }
+  std::string text, error;
+  if (!read_file_bounded(full, text, error)) {
+    fail(fmt::format("included file {} cannot be read: {}", full, error),
+         fmt::format("s_p_parse_file: unable to read \"{}\": {}", full, error), "make the file readable");
+    return;
+  }
+  if (text.empty()) return;  // Slurm: "file is empty", success
+  FileId inc = sources_.add(full, std::move(text));
+  parse(inc, result, depth + 1);
+}
+
+/// Includes greslint does not follow: a cycle, a chain deeper than kMaxIncludeDepth, or
+/// past the run's file and byte limits. Reports through `fail` (message, help).
+bool Reader::include_refused(const std::string& name, const std::string& full, int depth,
+                             const std::function<void(std::string, std::string)>& fail) const {
+  if (std::find(stack_.begin(), stack_.end(), full) != stack_.end()) {
+    fail(fmt::format("Include {} includes itself (directly or through other files)", name),
+         "remove the cycle of Include lines");
+    return true;
+  }
+  if (depth >= kMaxIncludeDepth) {
+    // Slurm recurses until it runs out of file descriptors; greslint stops earlier.
+    fail(fmt::format("Include {} is nested more than {} files deep; greslint stops here", name, kMaxIncludeDepth),
+         "flatten the chain of Include lines");
+    return true;
+  }
+  if (sources_.file_count() >= kMaxSourceFiles || source_bytes() > kMaxSourceBytes) {
+    fail(fmt::format("Include {} would take greslint past {} files or {} MiB read in one run; it stops "
+                     "reading Includes here",
+                     name, kMaxSourceFiles, kMaxSourceBytes >> 20),
+         "include each file once (an Include that fans out is read again each time)");
+    return true;
+  }
+  return false;
+}
+
+/// Bytes of every file read so far in this run.
+std::size_t Reader::source_bytes() const {
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < sources_.file_count(); ++i) total += sources_.text(FileId{std::uint16_t(i)}).size();
+  return total;
+}
+
+/// Reads `path` for its directives only (no findings) into result.recovered.
+void Reader::recover(const std::string& path, ConfigFile& result, int depth) {
+  if (depth >= 4 || std::find(stack_.begin(), stack_.end(), path) != stack_.end()) return;
+  if (sources_.file_count() >= kMaxSourceFiles || source_bytes() > kMaxSourceBytes) return;
+  std::string text, error;
+  if (!read_file_bounded(path, text, error) || text.empty()) return;
+  Reporter quiet;
+  Reader inner(options_, profile_, sources_, quiet);
+  inner.cluster_name_ = cluster_name_;
+  inner.stack_ = stack_;
+  ConfigFile side;
+  inner.parse(sources_.add(path, std::move(text)), side, depth + 1);
+  for (Directive& d : side.directives) result.recovered.push_back(std::move(d));
+  for (Directive& d : side.recovered) result.recovered.push_back(std::move(d));
+}
+
+}  // namespace greslint::config_detail

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reading a file as Slurm's s_p_parse_file does: one top-level key per line, records,
+// conversions, and the entry points read_config_file / parse_config_text.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <fmt/format.h>
+#include <unordered_map>
+
+#include "config/reader.hpp"
+#include "rules/rules.hpp"
+
+namespace greslint {
+namespace config_detail {
+
+void Reader::parse(FileId file, ConfigFile& result, int depth) {
+  result.files.push_back(file);
+  stack_.push_back(sources_.path(file));
+  std::string_view text = sources_.text(file);
+  if (depth == 0) {
+    // Performance: room for a directive per line, so that a file of a million settings is
+    // not moved to a bigger vector twenty times (a third of its run). Pages that stay
+    // unused (comment lines) are reserved address space, never touched, never resident.
+    const std::size_t lines = std::size_t(std::count(text.begin(), text.end(), '\n')) + 1;
+    result.directives.reserve(std::min(lines, kMaxDirectives));
+  }
+  std::uint32_t pos = 0;
+  std::uint32_t line_no = 1;
+  while (pos < text.size() && !stopped_) {
+    LogicalLine line = next_logical_line(file, text, pos, line_no, result.comments);
+    if (line.text.empty()) continue;
+    if (result.directives.size() >= kMaxDirectives) {
+      stopped_ = true;
+      out_.report(rules::GRS008, span_of(file, line, 0, line.text.size()),
+                  fmt::format("greslint stops reading here: the file already holds {} settings and records, "
+                              "greslint's limit",
+                              kMaxDirectives))
+          .effect(Effect::none, Daemon::none)
+          .help("a real cluster needs far fewer lines: fold the node lines into hostlists (gpu[001-100])");
+      result.truncated = true;
+      break;
+    }
+    handle_line(file, line, result, depth);
+  }
+  stack_.pop_back();
+}
+
+void Reader::handle_line(FileId file, const LogicalLine& l, ConfigFile& result, int depth) {
+  std::string_view s = l.text;
+  if (s.size() > 7 && iequals(s.substr(0, 7), "include") && is_space(s[7])) {
+    handle_include(file, l, result, depth);
+    return;
+  }
+  auto m = match_key_value(s, 0);
+  if (!m) {
+    if (!only_space(s)) parse_error(file, l, 0, result);
+    return;
+  }
+  std::string_view key = s.substr(m->key_begin, m->key_end - m->key_begin);
+  const KeySpec* spec = find_key(options_.table, key, profile_.version());
+  if (!spec) {
+    unknown_key(file, l, *m, options_.table, /*in_record=*/false, result);
+    return;
+  }
+  Directive d;
+  d.span = Span{file, l.begin, l.end};
+  d.line = l.first_line;
+  d.pairs.push_back(make_pair(file, l, *m, spec));
+  check_joins(file, l, *m);
+  check_empty_value(file, l, *m);
+  std::size_t ptr = m->end;
+  if (auto sub = record_table(options_.table, key)) {
+    d.kind = Directive::Kind::record;
+    read_record(file, l, *sub, ptr, d, result);
+    result.directives.push_back(std::move(d));
+    return;
+  }
+  KeyValue& kv = d.pairs.front();
+  if (!convert(file, kv, result)) return;
+  if (!only_space(s.substr(ptr))) {
+    parse_error(file, l, ptr, result);
+    return;
+  }
+  if (spec->type != ValueType::array) {
+    auto previous = settings_.find(spec);
+    if (previous != settings_.end()) duplicate(previous->second, kv);
+    settings_[spec] = kv;
+  }
+  if (iequals(spec->name, "ClusterName")) cluster_name_ = to_lower(kv.value);
+  result.directives.push_back(std::move(d));
+}
+
+/// The pairs after a record's first key (NodeName=..., Name=...), into `d`.
+void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
+                         ConfigFile& result) {
+  const std::string_view s = l.text;
+  // Index of the last pair of each key: a duplicate is reported against the previous
+  // occurrence, as for top-level keys (a scan of every earlier pair was quadratic: a 10 MB
+  // line of repeated CPUs=1 never finished).
+  std::unordered_map<const KeySpec*, std::size_t> last_of;
+  while (auto sm = match_key_value(s, ptr)) {
+    std::string_view sub_key = s.substr(sm->key_begin, sm->key_end - sm->key_begin);
+    const KeySpec* sub_spec = find_key(table, sub_key, profile_.version());
+    if (!sub_spec) {
+      unknown_key(file, l, *sm, table, /*in_record=*/true, result);
+      d.complete = false;
+      break;
+    }
+    KeyValue kv = make_pair(file, l, *sm, sub_spec);
+    if (!convert(file, kv, result)) {
+      d.complete = false;
+      break;
+    }
+    check_joins(file, l, *sm);
+    check_empty_value(file, l, *sm);
+    if (sub_spec->type != ValueType::array && sub_spec->type != ValueType::line &&
+        sub_spec->type != ValueType::expline) {
+      auto [seen, fresh] = last_of.emplace(sub_spec, d.pairs.size());
+      if (!fresh) {
+        duplicate(d.pairs[seen->second], kv);
+        // Slurm keeps the last value: it takes the earlier pair's place, so a line that
+        // repeats one key a million times holds one pair (find() saw only the last anyway).
+        d.pairs[seen->second] = std::move(kv);
+        ptr = sm->end;
+        continue;
+      }
+    }
+    d.pairs.push_back(std::move(kv));
+    ptr = sm->end;
+  }
+  if (d.complete && !only_space(s.substr(ptr))) {
+    parse_error(file, l, ptr, result);
+    d.complete = false;
+  }
+}
+
+KeyValue Reader::make_pair(FileId file, const LogicalLine& l, const KvMatch& m, const KeySpec* spec) {
+  KeyValue kv;
+  kv.key = l.text.substr(m.key_begin, m.key_end - m.key_begin);
+  kv.value = l.text.substr(m.value_begin, m.value_end - m.value_begin);
+  kv.op = m.op;
+  kv.quoted = m.quoted;
+  kv.key_span = span_of(file, l, m.key_begin, m.key_end);
+  kv.value_span = span_of(file, l, m.value_begin, m.value_end);
+  kv.spec = spec;
+  return kv;
+}
+
+bool Reader::convert(FileId file, const KeyValue& kv, ConfigFile& result) {
+  std::string error;
+  if (convert_value(*kv.spec, kv.value, error)) return true;
+  out_.report(rules::GRS003, kv.value_span,
+              fmt::format("{}={} is not a value Slurm accepts for {}", kv.key, kv.value, kv.spec->name))
+      .slurm(error)
+      .effect(Effect::fatal, daemon_for(options_.table))
+      .help(help_for_value(*kv.spec));
+  result.failed = true;
+  return false;
+}
+
+}  // namespace config_detail
+
+using config_detail::Reader;
+
+const KeyValue* Directive::find(std::string_view key) const {
+  for (auto it = pairs.rbegin(); it != pairs.rend(); ++it)
+    if (it != pairs.rend() - 1 && it->spec && iequals(it->spec->name, key)) return &*it;
+  return nullptr;
+}
+
+ConfigFile parse_config_text(FileId file, const ReadOptions& options, const VersionProfile& profile,
+                             SourceManager& sources, Reporter& out) {
+  ConfigFile result;
+  result.file = file;
+  result.path = sources.path(file);
+  result.exists = true;
+  Reader reader(options, profile, sources, out);
+  reader.parse(file, result, 0);
+  return result;
+}
+
+ConfigFile read_config_file(const std::string& path, const ReadOptions& options,
+                            const VersionProfile& profile, SourceManager& sources, Reporter& out) {
+  ConfigFile result;
+  result.path = path;
+  struct stat st {};
+  // Callers decide what a missing file means; any other stat() failure (a symlink loop, a
+  // directory we may not search) is a file Slurm cannot read.
+  if (::stat(path.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) return result;
+  result.exists = true;
+  std::string text, error;
+  if (!read_file_bounded(path, text, error)) {
+    result.failed = true;
+    out.report(rules::GRS008, Span{}, fmt::format("{} cannot be read: {}", path, error))
+        .slurm(fmt::format("s_p_parse_file: unable to read \"{}\": {}", path, error))
+        .effect(Effect::fatal, config_detail::daemon_for(options.table))
+        .help("point greslint at the regular text file Slurm reads");
+    return result;
+  }
+  FileId file = sources.add(path, std::move(text));
+  ConfigFile parsed = parse_config_text(file, options, profile, sources, out);
+  return parsed;
+}
+
+}  // namespace greslint

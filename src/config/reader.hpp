@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+// The reader behind read_config_file: Slurm's s_p_parse_file re-done with spans. Private
+// to src/config/; one class over three files (lines and records, findings, Include).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "config/logical_line.hpp"
+#include "greslint/config.hpp"
+#include "greslint/report.hpp"
+
+namespace greslint::config_detail {
+
+inline constexpr std::size_t kMaxFileBytes = 64u << 20;  // far above any real config; bounds memory
+inline constexpr int kMaxIncludeDepth = 64;
+/// Files (and bytes) one run reads through Include: a file that includes the next one twice,
+/// 40 deep, would otherwise be read 2^40 times. Slurm has no such stop (nor a depth limit).
+inline constexpr std::size_t kMaxSourceFiles = 1024;
+inline constexpr std::size_t kMaxSourceBytes = 2 * kMaxFileBytes;
+// Settings and records kept from one file and its Includes. A 100,000-node cluster written
+// one line per node has ~100,000; each kept line costs 200-1,000 bytes, so 64 MiB of tiny
+// lines (6 million `NodeName=a`) took 1.6 GB before this limit.
+inline constexpr std::size_t kMaxDirectives = std::size_t(1) << 20;
+
+inline Daemon daemon_for(KeyTable table) {
+  return table == KeyTable::gres_conf ? Daemon::slurmd : Daemon::slurmctld;
+}
+
+class Reader {
+ public:
+  Reader(const ReadOptions& options, const VersionProfile& profile, SourceManager& sources, Reporter& out)
+      : options_(options), profile_(profile), sources_(sources), out_(out),
+        cluster_name_(to_lower(options.cluster_name)) {}
+
+  void parse(FileId file, ConfigFile& result, int depth);
+
+ private:
+  Span span_of(FileId file, const LogicalLine& l, std::size_t b, std::size_t e) const {
+    return Span{file, l.offsets[b], e > b ? l.offsets[e - 1] + 1 : l.offsets[b]};
+  }
+
+  // Lines and records (reader.cpp).
+  void handle_line(FileId file, const LogicalLine& l, ConfigFile& result, int depth);
+  void read_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
+                   ConfigFile& result);
+  KeyValue make_pair(FileId file, const LogicalLine& l, const KvMatch& m, const KeySpec* spec);
+  bool convert(FileId file, const KeyValue& kv, ConfigFile& result);
+
+  // What the reader itself reports (reader_findings.cpp).
+  static std::string help_for_value(const KeySpec& spec);
+  static std::string_view table_label(KeyTable t);
+  void duplicate(const KeyValue& first, const KeyValue& again);
+  void unknown_key(FileId file, const LogicalLine& l, const KvMatch& m, KeyTable table, bool in_record,
+                   ConfigFile& result);
+  void parse_error(FileId file, const LogicalLine& l, std::size_t from, ConfigFile& result);
+  void check_empty_value(FileId file, const LogicalLine& l, const KvMatch& m);
+  void check_joins(FileId file, const LogicalLine& l, const KvMatch& m);
+
+  // Include (include.cpp).
+  void handle_include(FileId file, const LogicalLine& l, ConfigFile& result, int depth);
+  bool include_refused(const std::string& name, const std::string& full, int depth,
+                       const std::function<void(std::string, std::string)>& fail) const;
+  std::size_t source_bytes() const;
+  void recover(const std::string& path, ConfigFile& result, int depth);
+
+  const ReadOptions& options_;
+  const VersionProfile& profile_;
+  SourceManager& sources_;
+  Reporter& out_;
+  std::string cluster_name_;
+  std::vector<std::string> stack_;
+  bool stopped_ = false;  // kMaxDirectives reached: nothing more is read, Includes included
+  std::unordered_map<const KeySpec*, KeyValue> settings_;
+};
+
+}  // namespace greslint::config_detail

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reading a file within greslint's bounds, and Slurm's value conversions (s_p_handle_*).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "config/reader.hpp"
+
+namespace greslint {
+
+using config_detail::kMaxFileBytes;
+
+bool read_file_bounded(const std::string& path, std::string& text, std::string& error) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (and a /proc file that would block
+  // on read fails instead). fstat on the open descriptor: what is checked is what is read.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    error = "Is a directory";
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    error = "not a regular file";
+    return false;
+  }
+  const std::string too_large = fmt::format("larger than greslint's limit of {} MiB", kMaxFileBytes >> 20);
+  if (std::uint64_t(st.st_size) > kMaxFileBytes) {
+    error = too_large;
+    return false;
+  }
+  // Never more than the limit plus one byte: /proc and /sys files report a size of 0 (and
+  // /proc/self/pagemap would go on for 256 GB), and a file can grow while it is read.
+  std::string buffer(std::max<std::size_t>(std::size_t(st.st_size) + 1, 4096), '\0');
+  std::size_t got = 0;
+  for (;;) {
+    if (got == buffer.size()) buffer.resize(std::min(buffer.size() * 2, kMaxFileBytes + 1));
+    const ssize_t n = ::read(fd, buffer.data() + got, buffer.size() - got);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error = std::strerror(errno);
+      return false;
+    }
+    if (n == 0) break;
+    got += std::size_t(n);
+    if (got > kMaxFileBytes) {
+      error = too_large;
+      return false;
+    }
+  }
+  buffer.resize(got);
+  text = std::move(buffer);
+  return true;
+}
+
+namespace {
+
+/// Slurm's messages print the key with "%.*s".
+struct KeyName {
+  const char* key;
+  int len;
+};
+
+bool unlimited(const std::string& v) { return iequals(v, "UNLIMITED") || iequals(v, "INFINITE"); }
+
+bool convert_uint16(KeyName k, const std::string& v, std::string& error) {
+  char* end = nullptr;
+  errno = 0;
+  unsigned long n = std::strtoul(v.c_str(), &end, 0);
+  if ((n == 0 && errno == EINVAL) || *end != '\0') {
+    if (unlimited(v)) return true;
+    error = fmt::format("{:.{}} value \"{}\" is not a valid number", k.key, k.len, v);
+    return false;
+  }
+  if (errno == ERANGE) error = fmt::format("{:.{}} value ({}) is out of range", k.key, k.len, v);
+  else if (!v.empty() && v[0] == '-') error = fmt::format("{:.{}} value ({}) is less than zero", k.key, k.len, v);
+  else if (n > 0xffff) error = fmt::format("{:.{}} value ({}) is greater than 65535", k.key, k.len, v);
+  else return true;
+  return false;
+}
+
+bool convert_unsigned(KeyName k, bool is32, const std::string& v, std::string& error) {
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long n = std::strtoull(v.c_str(), &end, 0);
+  if (*end == 'k' || *end == 'K') {
+    n *= 1024;
+    ++end;
+  }
+  if ((n == 0 && errno == EINVAL) || *end != '\0') {
+    if (unlimited(v)) return true;
+    error = fmt::format("{:.{}} value ({}) is not a valid number", k.key, k.len, v);
+    return false;
+  }
+  if (errno == ERANGE) error = fmt::format("{:.{}} value ({}) is out of range", k.key, k.len, v);
+  else if (!v.empty() && v[0] == '-') error = fmt::format("{:.{}} value ({}) is less than zero", k.key, k.len, v);
+  else if (is32 && n > 0xffffffffULL)
+    error = fmt::format("{:.{}} value ({}) is greater than 4294967295", k.key, k.len, v);
+  else return true;
+  return false;
+}
+
+bool convert_long(const std::string& v, std::string& error) {
+  char* end = nullptr;
+  errno = 0;
+  std::strtol(v.c_str(), &end, 0);
+  if (*end != '\0' && !unlimited(v)) {
+    error = fmt::format("\"{}\" is not a valid number", v);
+    return false;
+  }
+  if (errno == ERANGE) {
+    error = fmt::format("\"{}\" is out of range", v);
+    return false;
+  }
+  return true;
+}
+
+bool convert_boolean(KeyName k, const std::string& v, std::string& error) {
+  for (const char* ok : {"yes", "up", "true", "1", "no", "down", "false", "0"})
+    if (iequals(v, ok)) return true;
+  error = fmt::format("\"{}\" is not a valid option for \"{:.{}}\"", v, k.key, k.len);
+  return false;
+}
+
+bool convert_floating(const std::string& v, std::string& error) {
+  char* end = nullptr;
+  std::strtod(v.c_str(), &end);
+  if (*end != '\0' && !unlimited(v)) {
+    error = fmt::format("\"{}\" is not a valid number", v);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool convert_value(const KeySpec& spec, std::string_view value, std::string& error) {
+  const std::string v(value);
+  const KeyName k{spec.name.data(), int(spec.name.size())};
+  switch (spec.type) {
+    case ValueType::uint16: return convert_uint16(k, v, error);
+    case ValueType::uint32: return convert_unsigned(k, true, v, error);
+    case ValueType::uint64: return convert_unsigned(k, false, v, error);
+    case ValueType::long_: return convert_long(v, error);
+    case ValueType::boolean: return convert_boolean(k, v, error);
+    case ValueType::float_:
+    case ValueType::double_:
+    case ValueType::long_double: return convert_floating(v, error);
+    default: return true;
+  }
+}
+
+}  // namespace greslint

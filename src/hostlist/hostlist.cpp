@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: Apache-2.0
+// A parsed hostlist: its hosts in Slurm's order, and membership as hostlist_find answers it.
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "hostlist/hostlist_detail.hpp"
+
+namespace greslint {
+
+using namespace hostlist_detail;
+
+std::string HostRange::host(std::uint64_t i) const {
+  std::string out;
+  // Performance: the exact length, not a worst case of 20 digits. Up to 15 bytes a
+  // std::string keeps its characters inline, so a name like r0001n001 costs no allocation;
+  // reserving 20+ bytes allocated once per host.
+  if (numeric) out.reserve(prefix.size() + std::size_t(std::max(width, digit_count(lo + i))) + suffix.size());
+  append_host(i, out);
+  return out;
+}
+
+void HostRange::append_host(std::uint64_t i, std::string& out) const {
+  if (!numeric) {
+    out.append(prefix);
+    return;
+  }
+  // Performance: one append of the whole name's length, filled with '0' so the zero padding
+  // is already in place; prefix, digits and suffix are then copied in. Appending the pieces
+  // one by one took three calls into std::string per host of an expansion.
+  char buffer[20];
+  const std::string_view digits = decimal_digits(lo + i, buffer);
+  const std::size_t ndigits = digits.size();
+  const std::size_t field = std::max(std::size_t(std::max(width, 0)), ndigits);  // append_padded's width rule
+  const std::size_t start = out.size();
+  out.append(prefix.size() + field + suffix.size(), '0');
+  char* name = &out[start];
+  std::memcpy(name, prefix.data(), prefix.size());
+  std::memcpy(name + prefix.size() + field - ndigits, digits.data(), ndigits);
+  if (!suffix.empty()) {
+    std::memcpy(name + prefix.size() + field, suffix.data(), suffix.size());
+    return;
+  }
+  // Slurm sizes the name buffer from the width, so a width narrower than the number
+  // (possible only after a merge rewrote it) cuts the name short.
+  const std::size_t room = prefix.size() + std::size_t(std::max(width, 0)) + 15;
+  if (out.size() - start > room) out.resize(start + room);
+}
+
+std::uint64_t HostRange::append_hosts(std::uint64_t i, std::string& out, char separator, std::size_t limit) const {
+  // Performance: consecutive names differ only in their last digits, so the number is counted
+  // up in place, like an odometer, and each name costs one append. Formatting every name
+  // anew (append_host) made `greslint hostlist -e` about 4x slower per host. A name is
+  // formatted in full again when its number gains a digit, and always when Slurm's buffer
+  // cuts it short (see append_host).
+  std::string name;            // host(i) and the separator
+  std::size_t digits_end = 0;  // end of the number in `name`; 0: format the next name in full
+  const std::uint64_t n = count();
+  while (i < n && out.size() < limit) {
+    if (digits_end == 0) {
+      name.clear();
+      append_host(i, name);
+      const std::size_t field = std::max(std::size_t(std::max(width, 0)), std::size_t(digit_count(lo + i)));
+      const bool cut_short = suffix.empty() && field > std::size_t(std::max(width, 0)) + 15;
+      if (numeric && !cut_short) digits_end = prefix.size() + field;
+      name.push_back(separator);
+    }
+    out.append(name);
+    if (++i == n || digits_end == 0) continue;
+    std::size_t d = digits_end;
+    while (d > prefix.size() && name[d - 1] == '9') name[--d] = '0';
+    if (d == prefix.size())
+      digits_end = 0;  // 99 -> 100: one digit more
+    else
+      ++name[d - 1];
+  }
+  return i;
+}
+
+/// Hash lookups that narrow find() to the few runs that can hold a name; the answer is
+/// still the first matching run in Slurm's order.
+class Hostlist::Index {
+ public:
+  explicit Index(const Hostlist& list);
+  std::size_t find(const Hostlist& list, std::string_view host) const;
+
+ private:
+  struct Entry {
+    std::uint64_t lo;
+    std::uint64_t hi;
+    std::uint32_t run;
+  };
+  struct Group {
+    std::uint32_t run;  ///< any run with this prefix, to read the prefix back
+    std::vector<Entry> entries;          ///< sorted by lo
+    std::vector<std::uint64_t> max_hi;   ///< running maximum of hi over entries[0..i]
+  };
+  using Buckets = std::unordered_map<std::size_t, std::vector<std::uint32_t>>;
+
+  static std::size_t hash(std::string_view s) noexcept { return std::hash<std::string_view>{}(s); }
+
+  std::vector<Group> groups_;
+  Buckets numeric_;   ///< prefix hash -> groups_
+  Buckets singles_;   ///< name hash -> runs, ascending
+  Buckets suffixed_;  ///< prefix hash -> runs, ascending
+  std::vector<std::size_t> numeric_lengths_;
+  std::vector<std::size_t> suffixed_lengths_;
+};
+
+namespace {
+constexpr std::size_t kNoRun = std::numeric_limits<std::size_t>::max();
+constexpr std::size_t kIndexThreshold = 32;
+
+void add_length(std::vector<std::size_t>& lengths, std::size_t n) {
+  auto it = std::lower_bound(lengths.begin(), lengths.end(), n);
+  if (it == lengths.end() || *it != n) lengths.insert(it, n);
+}
+}  // namespace
+
+Hostlist::Index::Index(const Hostlist& list) {
+  for (std::uint32_t ri = 0; ri < list.runs_.size(); ++ri) {
+    const Run& run = list.runs_[ri];
+    const HostRange& first = list.ranges_[run.first];
+    switch (kind_of(first)) {
+      case Kind::single:
+        singles_[hash(first.prefix)].push_back(ri);
+        break;
+      case Kind::suffixed:
+        suffixed_[hash(first.prefix)].push_back(ri);
+        add_length(suffixed_lengths_, first.prefix.size());
+        break;
+      case Kind::numeric: {
+        std::vector<std::uint32_t>& bucket = numeric_[hash(first.prefix)];
+        std::uint32_t g = std::uint32_t(groups_.size());
+        for (std::uint32_t candidate : bucket)
+          if (list.ranges_[list.runs_[groups_[candidate].run].first].prefix == first.prefix) g = candidate;
+        if (g == groups_.size()) {
+          groups_.push_back(Group{ri, {}, {}});
+          bucket.push_back(g);
+          add_length(numeric_lengths_, first.prefix.size());
+        }
+        groups_[g].entries.push_back(Entry{run.lo, run.hi, ri});
+        break;
+      }
+    }
+  }
+  for (Group& g : groups_) {
+    std::stable_sort(g.entries.begin(), g.entries.end(), [](const Entry& a, const Entry& b) { return a.lo < b.lo; });
+    g.max_hi.resize(g.entries.size());
+    std::uint64_t m = 0;
+    for (std::size_t i = 0; i < g.entries.size(); ++i) g.max_hi[i] = m = std::max(m, g.entries[i].hi);
+  }
+}
+
+std::size_t Hostlist::Index::find(const Hostlist& list, std::string_view host) const {
+  std::size_t best = kNoRun;
+  if (auto it = singles_.find(hash(host)); it != singles_.end())
+    for (std::uint32_t ri : it->second)
+      if (list.ranges_[list.runs_[ri].first].prefix == host) {
+        best = ri;
+        break;
+      }
+  if (ends_in_digit(host)) {
+    for (std::size_t len : numeric_lengths_) {
+      if (len > host.size()) break;
+      auto it = numeric_.find(hash(host.substr(0, len)));
+      if (it == numeric_.end()) continue;
+      for (std::uint32_t gi : it->second) {
+        const Group& g = groups_[gi];
+        const Run& sample = list.runs_[g.run];
+        const std::string& prefix = list.ranges_[sample.first].prefix;
+        if (host.compare(0, len, prefix) != 0) continue;
+        const std::uint64_t num = parse_ulong(host.substr(len)).value;
+        auto pos = std::upper_bound(g.entries.begin(), g.entries.end(), num,
+                                    [](std::uint64_t v, const Entry& e) { return v < e.lo; });
+        for (std::size_t j = std::size_t(pos - g.entries.begin()); j-- > 0 && g.max_hi[j] >= num;) {
+          const Entry& e = g.entries[j];
+          if (e.hi < num || e.run >= best) continue;
+          const Run& run = list.runs_[e.run];
+          if (numeric_run_holds(prefix, run.lo, run.hi, run.width, host)) best = e.run;
+        }
+      }
+    }
+  }
+  for (std::size_t len : suffixed_lengths_) {
+    if (len >= host.size()) break;
+    auto it = suffixed_.find(hash(host.substr(0, len)));
+    if (it == suffixed_.end()) continue;
+    for (std::uint32_t ri : it->second) {
+      if (ri >= best) break;
+      if (suffixed_range_holds(list.ranges_[list.runs_[ri].first], host)) {
+        best = ri;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+Hostlist::Hostlist(std::vector<HostRange> ranges) : ranges_(std::move(ranges)) {
+  runs_.reserve(ranges_.size());
+  for (std::uint32_t i = 0; i < ranges_.size(); ++i) {
+    HostRange& r = ranges_[i];
+    size_ += r.count();
+    if (!runs_.empty() && kind_of(r) == Kind::numeric) {
+      Run& tail = runs_.back();
+      const HostRange& tail_range = ranges_[tail.first];
+      if (kind_of(tail_range) == Kind::numeric && tail.hi == r.lo - 1 &&
+          natural_compare(tail_range.prefix, r.prefix) == 0) {
+        int incoming_width = r.width;
+        if (width_equiv(tail.lo, tail.width, r.lo, incoming_width)) {
+          tail.hi = r.hi;
+          tail.last = i;
+          // The merged range prints with the tail's prefix (they differ only in blanks).
+          if (r.prefix != tail_range.prefix) r.prefix = tail_range.prefix;
+          continue;
+        }
+      }
+    }
+    runs_.push_back(Run{r.lo, r.hi, i, i, r.width});
+  }
+  // A merge can rewrite the run's width; Slurm prints every host of the run with it.
+  for (const Run& run : runs_)
+    if (run.first != run.last)
+      for (std::uint32_t i = run.first; i <= run.last; ++i) ranges_[i].width = run.width;
+  if (runs_.size() > kIndexThreshold) index_ = std::make_shared<const Index>(*this);
+}
+
+std::vector<std::string> Hostlist::expand() const {
+  std::vector<std::string> out;
+  out.reserve(std::size_t(std::min<std::uint64_t>(size_, 1u << 20)));
+  for_each([&](std::string host, const HostRange&) { out.push_back(std::move(host)); });
+  return out;
+}
+
+const HostRange* Hostlist::range_of(std::size_t run_index, std::string_view host) const {
+  const Run& run = runs_[run_index];
+  if (run.first == run.last) return &ranges_[run.first];
+  // Items of a merged run are consecutive numbers; pick the one holding the host's number.
+  const std::string& prefix = ranges_[run.first].prefix;
+  const std::uint64_t num = parse_ulong(host.substr(std::min(prefix.size(), host.size()))).value;
+  auto begin = ranges_.begin() + std::ptrdiff_t(run.first);
+  auto end = ranges_.begin() + std::ptrdiff_t(run.last) + 1;
+  auto it = std::lower_bound(begin, end, num, [](const HostRange& r, std::uint64_t v) { return r.hi < v; });
+  return it == end ? &ranges_[run.first] : &*it;
+}
+
+const HostRange* Hostlist::find_linear(std::string_view host) const {
+  const bool digit_tail = ends_in_digit(host);
+  for (std::size_t ri = 0; ri < runs_.size(); ++ri) {
+    const Run& run = runs_[ri];
+    const HostRange& first = ranges_[run.first];
+    bool hit = false;
+    switch (kind_of(first)) {
+      case Kind::single:
+        hit = first.prefix == host;
+        break;
+      case Kind::suffixed:
+        hit = suffixed_range_holds(first, host);
+        break;
+      case Kind::numeric:
+        hit = digit_tail && numeric_run_holds(first.prefix, run.lo, run.hi, run.width, host);
+        break;
+    }
+    if (hit) return range_of(ri, host);
+  }
+  return nullptr;
+}
+
+const HostRange* Hostlist::find(std::string_view host) const {
+  if (!index_) return find_linear(host);
+  const std::size_t ri = index_->find(*this, host);
+  return ri == kNoRun ? nullptr : range_of(ri, host);
+}
+
+const HostRange* Hostlist::find_unindexed(std::string_view host) const { return find_linear(host); }
+
+}  // namespace greslint
