@@ -143,7 +143,7 @@ int run_upgrade(const UpgradeOptions& options, std::ostream& out, std::ostream& 
   for (std::size_t i = 0; i < path.size(); ++i) {
     LintOptions at = o;
     at.slurm_version = path[i].str();
-    sides[i].label = "Slurm " + path[i].str();
+    sides[i].label = o.paths.front();
     sides[i].analysis = analyze_configuration(at, err);
     if (!sides[i].analysis) return 2;
     sides[i].partitions = diff::read_partitions(*sides[i].analysis);
