@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what greslint needs to build and test on Debian 12 (run as root).
 # Build: CLI11, fmt, spdlog, Catch2. Tests: Slurm 22.05 (scontrol for the hostlist
-# differential test; slurmd/slurmctld/munge for the live conformance suite), python3;
+# differential test; slurmd/slurmctld/munge for the live conformance suite), python3 (with
+# jsonschema, and yaml for the CI recipes of docs/ci.md);
 # clang with its runtime libraries for the ASan/UBSan suite and the libFuzzer smoke run;
 # GNU time for the hostile-input suite's peak-memory figures.
 #
@@ -12,7 +13,7 @@ export DEBIAN_FRONTEND=noninteractive
 packages=(build-essential cmake ninja-build pkg-config
           libcli11-dev libfmt-dev libspdlog-dev catch2
           python3 slurm-client slurmd slurmctld munge iproute2 util-linux
-          git pre-commit dpkg-dev file python3-jsonschema
+          git pre-commit dpkg-dev file python3-jsonschema python3-yaml
           clang libclang-rt-14-dev time)
 if [ "${1:-}" = "--bench" ]; then
   packages+=(libbenchmark-dev hyperfine clustershell)

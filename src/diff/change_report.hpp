@@ -97,7 +97,7 @@ struct ChangeReport {
 ChangeReport compare(const Snapshot& before, const Snapshot& after);
 
 /// 1 when the change introduces a finding at or above `level` or stops a node (regression),
-/// else 0.
+/// else 0; always 0 for FailLevel::never.
 int exit_code(const ChangeReport& report, FailLevel level);
 
 /// How a finding is named in a report: "gres.conf:3:1" under the side's display_dir.
