@@ -167,7 +167,7 @@ def main():
     if os.path.exists(bj):
         diags = load(bj)["diagnostics"]
         text_lines = sum(1 for _ in open(os.path.join(out, "broken-text.txt")))
-        nodes = load(os.path.join(out, "broken-nodes.json"))
+        nodes = load(os.path.join(out, "broken-nodes.json"))["nodes"]
         bad = sum(1 for x in nodes if x["verdict"] != "ok")
         with_nodes = [d for d in diags if d.get("nodes")]
         h = hf(out, "lint-100000-broken")

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "greslint/diagnostic.hpp"
+#include "greslint/model.hpp"
 #include "greslint/source.hpp"
 #include "greslint/version.hpp"
 
@@ -36,6 +37,29 @@ struct EmitOptions {
 /// Writes `report` in `format`. Paths come from `sources` (made relative to base_dir).
 void emit_report(Format format, const LintReport& report, const SourceManager& sources,
                  const EmitOptions& options, std::ostream& out);
+
+/// What happens to the cluster as a whole: slurmctld_fatal when slurmctld itself will not
+/// start (then no node comes up, whatever its own verdict), else ok.
+struct ClusterVerdict {
+  Verdict verdict = Verdict::ok;
+  std::string reason;  ///< the line slurmctld logs before it exits; empty when ok
+};
+
+/// Everything `greslint nodes` prints: the model and the nodes selected (--nodes, --verdict).
+struct NodesReport {
+  const Cluster* cluster = nullptr;
+  std::vector<std::uint32_t> nodes;  ///< indexes into cluster->node_names, in definition order
+  ClusterVerdict verdict;
+  SlurmVersion slurm_version;
+  std::string version_source;
+};
+
+/// Writes a nodes report as text (a table, identical rows folded) or JSON; other formats
+/// have no per-node form (the caller refuses them).
+void emit_nodes(Format format, const NodesReport& report, const EmitOptions& options, std::ostream& out);
+
+/// A node class's reason as scontrol shows it for `nodes` (one name, or a folded list).
+std::string node_reason(const NodeClass& c, std::string_view nodes);
 
 /// Removes terminal escapes and other C0 controls from text copied out of a linted file.
 std::string sanitize_for_output(std::string_view text);

@@ -33,6 +33,7 @@ struct LintOptions {
   std::vector<std::string> select;      ///< rule ids or names; empty = all
   std::vector<std::string> ignore;
   std::string nodes;                    ///< restrict findings to these nodes (hostlist)
+  std::vector<std::string> verdicts;    ///< nodes: list only nodes with these verdicts
   bool color = false;
   bool quiet = false;
   bool format_given = false;      ///< --format was on the command line (beats the config file)

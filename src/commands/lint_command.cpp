@@ -35,6 +35,10 @@ class LintCommand final : public Command {
       cmd.add_option("--baseline", o_.baseline, "do not report the findings recorded in FILE (see --write-baseline)");
       cmd.add_option("--write-baseline", o_.write_baseline, "record every finding in FILE, a baseline to commit");
     }
+    if (kind_ == Kind::nodes)
+      cmd.add_option("--verdict", o_.verdicts, "only nodes with these verdicts (ok, degraded, drain, slurmd-fatal, "
+                                               "slurmctld-fatal; comma separated)")
+          ->delimiter(',');
   }
 
   int run(std::ostream& out, std::ostream& err) override {

@@ -90,7 +90,10 @@ class Cli(unittest.TestCase):
         self.write("slurm.conf", GOOD_SLURM)
         self.write("gres.conf", SHORT_GRES)
         p = self.run_greslint("nodes", self.dir, "--slurm-version", "22.05", "--format", "json")
-        nodes = json.loads(p.stdout)
+        report = json.loads(p.stdout)
+        self.assertEqual(report["schema"], 1)
+        self.assertEqual(report["cluster"], {"verdict": "ok", "reason": None})
+        nodes = report["nodes"]
         self.assertEqual([n["node"] for n in nodes], ["gpu01", "gpu02", "gpu03", "gpu04"])
         self.assertEqual(nodes[0]["verdict"], "drain")
         self.assertEqual(nodes[0]["reason"], "gres/gpu count reported lower than configured (2 < 4)")

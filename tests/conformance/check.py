@@ -204,10 +204,11 @@ def run_greslint(greslint, case_dir):
             p.returncode, (": " + err[-1]) if err else ""))
     if p.returncode not in (0, 1):
         raise RuntimeError("greslint exit %d" % p.returncode)
-    if not isinstance(data, list) or not all(
-            isinstance(o, dict) and "node" in o for o in data):
-        raise RuntimeError("greslint JSON is not an array of node objects")
-    return {o["node"]: o for o in data}
+    if not isinstance(data, dict) or not isinstance(data.get("nodes"), list) \
+            or not all(isinstance(o, dict) and "node" in o for o in data["nodes"]):
+        raise RuntimeError("greslint JSON is not an object with an array of "
+                           "node objects")
+    return {o["node"]: o for o in data["nodes"]}
 
 
 def load_recording(case_dir):

@@ -49,7 +49,7 @@ class Generator(unittest.TestCase):
     def nodes_not_ok(self, d):
         p = run(ARGS.greslint, "nodes", d, "--no-config", "--slurm-version", "22.05", "--format", "json")
         self.assertIn(p.returncode, (0, 1), p.stderr)
-        table = json.loads(p.stdout)
+        table = json.loads(p.stdout)["nodes"]
         self.assertEqual(len(table), NODES)
         return [n for n in table if n["verdict"] != "ok"]
 

@@ -51,7 +51,7 @@ def main():
             print(f"FAIL {case} {node} {release}: greslint exited {proc.returncode}: {proc.stderr.strip()}")
             failed += 1
             continue
-        objs = {o["node"]: o for o in json.loads(proc.stdout)}
+        objs = {o["node"]: o for o in json.loads(proc.stdout)["nodes"]}
         got = objs.get(node)
         problem = None
         if want == "absent":
