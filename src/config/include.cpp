@@ -66,10 +66,11 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
                                                                    : options_.slurm_conf_dir;
   std::string full = path.empty() || path[0] == '/' ? path : join_path(base, path);
   if (!only_space(s.substr(fn_end))) parse_error(file, l, fn_end, result);
-  if (include_refused(name, full, depth, [&](std::string message, std::string help) {
+  if (include_refused(name, full, [&](std::string message, std::string help) {
         fail(std::move(message), failed_line, std::move(help));
       }))
     return;
+  if (past_limits(name, name_span, depth, result)) return;
   struct stat st {};
   if (::stat(full.c_str(), &st) != 0) {
     const int stat_errno = errno;
@@ -100,48 +101,53 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
     return;
   }
   if (text.empty()) return;  // Slurm: "file is empty", success
+  bytes_read_ += text.size();
   FileId inc = sources_.add(full, std::move(text));
   parse(inc, result, depth + 1);
 }
 
-/// Includes greslint does not follow: a cycle, a chain deeper than kMaxIncludeDepth, or
-/// past the run's file and byte limits. Reports through `fail` (message, help).
-bool Reader::include_refused(const std::string& name, const std::string& full, int depth,
+/// An Include of a file already on the include stack: Slurm would recurse until it runs out
+/// of file descriptors. Reports through `fail` (message, help).
+bool Reader::include_refused(const std::string& name, const std::string& full,
                              const std::function<void(std::string, std::string)>& fail) const {
   if (std::find(stack_.begin(), stack_.end(), full) != stack_.end()) {
     fail(fmt::format("Include {} includes itself (directly or through other files)", name),
          "remove the cycle of Include lines");
     return true;
   }
-  if (depth >= kMaxIncludeDepth) {
-    // Slurm recurses until it runs out of file descriptors; greslint stops earlier.
-    fail(fmt::format("Include {} is nested more than {} files deep; greslint stops here", name, kMaxIncludeDepth),
-         "flatten the chain of Include lines");
-    return true;
-  }
-  if (sources_.file_count() >= kMaxSourceFiles || source_bytes() > kMaxSourceBytes) {
-    fail(fmt::format("Include {} would take greslint past {} files or {} MiB read in one run; it stops "
-                     "reading Includes here",
-                     name, kMaxSourceFiles, kMaxSourceBytes >> 20),
-         "include each file once (an Include that fans out is read again each time)");
-    return true;
-  }
   return false;
 }
 
-/// Bytes of every file read so far in this run.
-std::size_t Reader::source_bytes() const {
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < sources_.file_count(); ++i) total += sources_.text(FileId{std::uint16_t(i)}).size();
-  return total;
+/// greslint's own stops: a chain deeper than kMaxIncludeDepth, or past the run's file and byte
+/// limits. Slurm has neither, so greslint says that it stopped (GRS008) instead of predicting
+/// that the Include fails, and marks the file truncated: no verdicts are modelled.
+bool Reader::past_limits(const std::string& name, Span where, int depth, ConfigFile& result) {
+  std::string message, help;
+  if (depth >= kMaxIncludeDepth) {
+    message = fmt::format("greslint stops reading here: Include {} is nested more than {} files deep, greslint's limit",
+                          name, kMaxIncludeDepth);
+    help = "flatten the chain of Include lines";
+  } else if (sources_.file_count() >= kMaxSourceFiles || bytes_read_ > kMaxSourceBytes) {
+    message = fmt::format("greslint stops reading here: Include {} would take it past {} files or {} MiB read in one "
+                          "run, greslint's limit",
+                          name, kMaxSourceFiles, kMaxSourceBytes >> 20);
+    help = "include each file once (an Include that fans out is read again each time)";
+  } else {
+    return false;
+  }
+  out_.report(rules::GRS008, where, std::move(message)).effect(Effect::none, Daemon::none).help(std::move(help));
+  stopped_ = true;
+  result.truncated = true;
+  return true;
 }
 
 /// Reads `path` for its directives only (no findings) into result.recovered.
 void Reader::recover(const std::string& path, ConfigFile& result, int depth) {
   if (depth >= 4 || std::find(stack_.begin(), stack_.end(), path) != stack_.end()) return;
-  if (sources_.file_count() >= kMaxSourceFiles || source_bytes() > kMaxSourceBytes) return;
+  if (sources_.file_count() >= kMaxSourceFiles || bytes_read_ > kMaxSourceBytes) return;
   std::string text, error;
   if (!read_file_bounded(path, text, error) || text.empty()) return;
+  bytes_read_ += text.size();
   Reporter quiet;
   Reader inner(options_, profile_, sources_, quiet);
   inner.cluster_name_ = cluster_name_;

@@ -15,10 +15,14 @@
 namespace greslint::config_detail {
 
 inline constexpr std::size_t kMaxFileBytes = 64u << 20;  // far above any real config; bounds memory
+/// greslint's own stops on Include. Slurm has none: it reads Includes one after another, any
+/// number of them, and recurses until fopen runs out of file descriptors (parse_config.c). A
+/// large site includes one file per rack (3,125 files for 100,000 nodes), so the stops sit far
+/// above that; past them greslint says that it stopped (GRS008) and predicts no verdict.
 inline constexpr int kMaxIncludeDepth = 64;
-/// Files (and bytes) one run reads through Include: a file that includes the next one twice,
-/// 40 deep, would otherwise be read 2^40 times. Slurm has no such stop (nor a depth limit).
-inline constexpr std::size_t kMaxSourceFiles = 1024;
+/// Files (and bytes) one run reads: a file that includes the next one twice, 40 deep, would
+/// otherwise be read 2^40 times. FileId is 16 bits, so files stay below 65,535.
+inline constexpr std::size_t kMaxSourceFiles = std::size_t(1) << 15;
 inline constexpr std::size_t kMaxSourceBytes = 2 * kMaxFileBytes;
 // Settings and records kept from one file and its Includes. A 100,000-node cluster written
 // one line per node has ~100,000; each kept line costs 200-1,000 bytes, so 64 MiB of tiny
@@ -33,7 +37,9 @@ class Reader {
  public:
   Reader(const ReadOptions& options, const VersionProfile& profile, SourceManager& sources, Reporter& out)
       : options_(options), profile_(profile), sources_(sources), out_(out),
-        cluster_name_(to_lower(options.cluster_name)) {}
+        cluster_name_(to_lower(options.cluster_name)) {
+    for (std::size_t i = 0; i < sources_.file_count(); ++i) bytes_read_ += sources_.text(FileId{std::uint16_t(i)}).size();
+  }
 
   void parse(FileId file, ConfigFile& result, int depth);
 
@@ -61,9 +67,9 @@ class Reader {
 
   // Include (include.cpp).
   void handle_include(FileId file, const LogicalLine& l, ConfigFile& result, int depth);
-  bool include_refused(const std::string& name, const std::string& full, int depth,
+  bool include_refused(const std::string& name, const std::string& full,
                        const std::function<void(std::string, std::string)>& fail) const;
-  std::size_t source_bytes() const;
+  bool past_limits(const std::string& name, Span where, int depth, ConfigFile& result);
   void recover(const std::string& path, ConfigFile& result, int depth);
 
   const ReadOptions& options_;
@@ -72,7 +78,8 @@ class Reader {
   Reporter& out_;
   std::string cluster_name_;
   std::vector<std::string> stack_;
-  bool stopped_ = false;  // kMaxDirectives reached: nothing more is read, Includes included
+  bool stopped_ = false;  // a greslint limit reached: nothing more is read, Includes included
+  std::size_t bytes_read_ = 0;  ///< of every file read so far in this run
   std::unordered_map<const KeySpec*, KeyValue> settings_;
 };
 

@@ -369,7 +369,20 @@ class Hostile(unittest.TestCase):
         for i in range(1000):
             files[f"inc/{i}.conf"] = f"Include {i + 1}.conf\n"
         files["inc/1000.conf"] = "NodeName=gpu01\n"
-        self.include_case("Include chain 1000 deep", files, [r"inc/\d+\.conf:1:9: error: "])
+        # Slurm recurses until fopen runs out of descriptors: greslint's stop is its own, so it
+        # says that it stopped and predicts no Slurm verdict.
+        out = self.include_case("Include chain 1000 deep", files,
+                                [r"inc/\d+\.conf:1:9: error: greslint stops reading here: Include \S+ is nested more "
+                                 r"than 64 files deep.*\[GRS008"])
+        self.assertNotIn(b"slurmctld exits", out["text"][1])
+
+    def test_include_one_file_per_rack(self):
+        # 3,125 racks of 32 nodes, one Include each: Slurm reads them one after another (any
+        # number of them), and so does greslint.
+        files = {"slurm.conf": HEAD + "".join(f"Include racks/r{r:04d}.conf\n" for r in range(3125))}
+        for r in range(3125):
+            files[f"racks/r{r:04d}.conf"] = f"NodeName=r{r:04d}n[01-32] Sockets=2 CoresPerSocket=16\n"
+        self.include_case("Include of 3,125 rack files", files, [r"no findings"], rc=(0,))
 
     def test_include_cycle(self):
         self.include_case("Include cycle", {"slurm.conf": HEAD + "Include a.conf\n", "a.conf": "Include b.conf\n",
@@ -384,7 +397,9 @@ class Hostile(unittest.TestCase):
         for i in range(40):
             files[f"f{i}.conf"] = f"Include f{i + 1}.conf\nInclude f{i + 1}.conf\n"
         files["f40.conf"] = "NodeName=gpu01\n"
-        self.include_case("Include fan-out (2 per file, 40 deep)", files, [r"f\d+\.conf:\d+:9: error: "])
+        out = self.include_case("Include fan-out (2 per file, 40 deep)", files,
+                                [r"f\d+\.conf:\d+:9: error: greslint stops reading here: .*past 32768 files.*\[GRS008"])
+        self.assertNotIn(b"slurmctld exits", out["text"][1])
 
     def test_include_directory_device_fifo_loop(self):
         d = self.case_dir("include-special")
