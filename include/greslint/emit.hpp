@@ -58,9 +58,6 @@ struct NodesReport {
 /// have no per-node form (the caller refuses them).
 void emit_nodes(Format format, const NodesReport& report, const EmitOptions& options, std::ostream& out);
 
-/// A node class's reason as scontrol shows it for `nodes` (one name, or a folded list).
-std::string node_reason(const NodeClass& c, std::string_view nodes);
-
 /// Removes terminal escapes and other C0 controls from text copied out of a linted file.
 std::string sanitize_for_output(std::string_view text);
 

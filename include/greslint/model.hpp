@@ -10,6 +10,7 @@
 
 #include "greslint/config.hpp"
 #include "greslint/hostlist.hpp"
+#include "greslint/model_types.hpp"
 #include "greslint/report.hpp"
 #include "greslint/version.hpp"
 
@@ -48,6 +49,10 @@ struct NodeClass {
   Span configured_gres_span;
 };
 
+/// The class's reason as scontrol shows it for `nodes` (one name, or a folded list): Slurm
+/// names the node itself in some reasons (docs/architecture.md, node placeholders).
+std::string node_reason(const NodeClass& c, std::string_view nodes);
+
 /// Everything greslint learned about the configuration.
 struct Cluster {
   std::vector<std::string> node_names;  ///< every slurm.conf node, in definition order
@@ -65,5 +70,18 @@ struct LintInputs {
 /// Reads the files, builds the model, evaluates every node class, reports findings.
 Cluster analyze(const LintInputs& inputs, const VersionProfile& profile, SourceManager& sources,
                 Reporter& out);
+
+/// The files' text, for a run that reads nothing from disk but Includes (tests, tools).
+struct ConfigTexts {
+  std::string slurm_conf;
+  std::optional<std::string> gres_conf;    ///< nullopt: no gres.conf
+  std::optional<std::string> cgroup_conf;  ///< nullopt: no cgroup.conf
+  /// Where the files would be: their paths in findings, the base of relative Includes.
+  std::string directory = "/etc/slurm";
+};
+
+/// analyze() on text held in memory.
+Cluster analyze_text(const ConfigTexts& texts, const VersionProfile& profile, SourceManager& sources,
+                     Reporter& out);
 
 }  // namespace greslint

@@ -2,6 +2,7 @@
 // Logical lines and Key=Value matching, as Slurm's s_p_parse_file reads them.
 #include "config/logical_line.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -75,7 +76,16 @@ std::uint32_t content_end_of(FileId file, std::string_view text, std::uint32_t p
 
 /// Escapes: every backslash is dropped and the next character kept as it is. Moves the
 /// continuation joins from raw to cooked indexes.
-void cook(const std::string& raw, const Pieces& pieces, LogicalLine& l) {
+/// Performance: the bytes between backslashes, joins and piece ends are copied in bulk with
+/// one offset run each (byte by byte, cooking was a third of reading a 25 MB file), and a
+/// line of one piece without a backslash, nearly every line, is the raw text itself.
+void cook(std::string&& raw, const Pieces& pieces, LogicalLine& l) {
+  if (pieces.size() == 1 && l.joins.empty() && raw.find('\\') == std::string::npos) {
+    l.offsets.add(0, pieces.front().second);
+    l.text = std::move(raw);
+    l.offsets.finish(l.text.size(), l.end);
+    return;
+  }
   l.text.reserve(raw.size());
   std::vector<std::size_t> joins;
   std::size_t j = 0;
@@ -84,13 +94,25 @@ void cook(const std::string& raw, const Pieces& pieces, LogicalLine& l) {
     while (piece + 1 < pieces.size() && pieces[piece + 1].first <= i) ++piece;
     return pieces[piece].second + std::uint32_t(i - pieces[piece].first);
   };
-  for (std::size_t i = 0; i < raw.size(); ++i) {
+  // The next backslash at or after i, searched for once per backslash: a search per segment
+  // was quadratic on a line joined a million times.
+  std::size_t backslash = raw.find('\\');
+  for (std::size_t i = 0; i < raw.size();) {
     while (j < l.joins.size() && l.joins[j] <= i) joins.push_back(l.text.size()), ++j;
     if (raw[i] == '\\') {
       if (++i >= raw.size()) break;
+      l.offsets.add(l.text.size(), source_of(i));
+      l.text.push_back(raw[i++]);
+      continue;
     }
-    l.offsets.add(l.text.size(), source_of(i));
-    l.text.push_back(raw[i]);
+    const std::uint32_t source = source_of(i);
+    if (backslash < i) backslash = raw.find('\\', i);
+    std::size_t stop = std::min(backslash, raw.size());
+    if (piece + 1 < pieces.size()) stop = std::min(stop, pieces[piece + 1].first);
+    if (j < l.joins.size()) stop = std::min(stop, l.joins[j]);
+    l.offsets.add(l.text.size(), source);
+    l.text.append(raw, i, stop - i);
+    i = stop;
   }
   while (j < l.joins.size()) joins.push_back(l.text.size()), ++j;
   l.joins = std::move(joins);
@@ -134,7 +156,7 @@ LogicalLine next_logical_line(FileId file, std::string_view text, std::uint32_t&
     if (!continued) break;
     l.joins.push_back(raw.size());
   }
-  cook(raw, pieces, l);
+  cook(std::move(raw), pieces, l);
   return l;
 }
 

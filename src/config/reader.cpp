@@ -58,7 +58,7 @@ void Reader::handle_line(FileId file, const LogicalLine& l, ConfigFile& result, 
     return;
   }
   std::string_view key = s.substr(m->key_begin, m->key_end - m->key_begin);
-  const KeySpec* spec = find_key(options_.table, key, profile_.version());
+  const KeySpec* spec = key_spec(options_.table, key);
   if (!spec) {
     unknown_key(file, l, *m, options_.table, /*in_record=*/false, result);
     return;
@@ -96,12 +96,16 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
                          ConfigFile& result) {
   const std::string_view s = l.text;
   // Index of the last pair of each key: a duplicate is reported against the previous
-  // occurrence, as for top-level keys (a scan of every earlier pair was quadratic: a 10 MB
-  // line of repeated CPUs=1 never finished).
-  std::unordered_map<const KeySpec*, std::size_t> last_of;
+  // occurrence, as for top-level keys. Kept per distinct key, so a 10 MB line of repeated
+  // CPUs=1 stays linear; searched in a vector, since a record has a handful of keys (a hash
+  // map cost a node allocation per pair on every line).
+  std::vector<std::pair<const KeySpec*, std::size_t>> last_of;
+  // Room for every pair at once: a '=' per pair (more when values hold one), and never more
+  // than a record has distinct keys (repeats replace each other).
+  d.pairs.reserve(std::min<std::size_t>(std::size_t(std::count(s.begin() + std::ptrdiff_t(ptr), s.end(), '=')) + 1, 32));
   while (auto sm = match_key_value(s, ptr)) {
     std::string_view sub_key = s.substr(sm->key_begin, sm->key_end - sm->key_begin);
-    const KeySpec* sub_spec = find_key(table, sub_key, profile_.version());
+    const KeySpec* sub_spec = key_spec(table, sub_key);
     if (!sub_spec) {
       unknown_key(file, l, *sm, table, /*in_record=*/true, result);
       d.complete = false;
@@ -116,8 +120,8 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
     check_empty_value(file, l, *sm);
     if (sub_spec->type != ValueType::array && sub_spec->type != ValueType::line &&
         sub_spec->type != ValueType::expline) {
-      auto [seen, fresh] = last_of.emplace(sub_spec, d.pairs.size());
-      if (!fresh) {
+      auto seen = std::find_if(last_of.begin(), last_of.end(), [&](const auto& e) { return e.first == sub_spec; });
+      if (seen != last_of.end()) {
         duplicate(d.pairs[seen->second], kv);
         // Slurm keeps the last value: it takes the earlier pair's place, so a line that
         // repeats one key a million times holds one pair (find() saw only the last anyway).
@@ -125,6 +129,7 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
         ptr = sm->end;
         continue;
       }
+      last_of.emplace_back(sub_spec, d.pairs.size());
     }
     d.pairs.push_back(std::move(kv));
     ptr = sm->end;
@@ -133,6 +138,16 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
     parse_error(file, l, ptr, result);
     d.complete = false;
   }
+}
+
+/// find_key, remembered per spelling: a file spells each key the same way on every line, and
+/// the case-insensitive search of the key table was a tenth of reading a per-node file.
+const KeySpec* Reader::key_spec(KeyTable table, std::string_view key) {
+  key_buffer_.assign(1, char(table));
+  key_buffer_.append(key);
+  auto it = key_specs_.find(key_buffer_);
+  if (it == key_specs_.end()) it = key_specs_.emplace(key_buffer_, find_key(table, key, profile_.version())).first;
+  return it->second;
 }
 
 KeyValue Reader::make_pair(FileId file, const LogicalLine& l, const KvMatch& m, const KeySpec* spec) {

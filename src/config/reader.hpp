@@ -52,6 +52,7 @@ class Reader {
   void handle_line(FileId file, const LogicalLine& l, ConfigFile& result, int depth);
   void read_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
                    ConfigFile& result);
+  const KeySpec* key_spec(KeyTable table, std::string_view key);
   KeyValue make_pair(FileId file, const LogicalLine& l, const KvMatch& m, const KeySpec* spec);
   bool convert(FileId file, const KeyValue& kv, ConfigFile& result);
 
@@ -81,6 +82,8 @@ class Reader {
   bool stopped_ = false;  // a greslint limit reached: nothing more is read, Includes included
   std::size_t bytes_read_ = 0;  ///< of every file read so far in this run
   std::unordered_map<const KeySpec*, KeyValue> settings_;
+  std::unordered_map<std::string, const KeySpec*> key_specs_;  ///< see key_spec()
+  std::string key_buffer_;
 };
 
 }  // namespace greslint::config_detail

@@ -10,13 +10,6 @@
 
 namespace greslint {
 
-std::string node_reason(const NodeClass& c, std::string_view nodes) {
-  static constexpr std::string_view kMarker = "\x02NODE\x02";
-  std::string r = c.reason;
-  for (std::size_t at; (at = r.find(kMarker)) != std::string::npos;) r.replace(at, kMarker.size(), nodes);
-  return r;
-}
-
 namespace emit_detail {
 namespace {
 

@@ -922,11 +922,6 @@ bool inventory_targets(const std::string& dir, std::vector<Target>& out, std::os
   return ok;
 }
 
-std::string node_reason(const NodeClass& c, const std::string& node) {
-  std::string r = c.reason;
-  for (std::size_t at; (at = r.find("\x02NODE\x02")) != std::string::npos;) r.replace(at, 6, node);
-  return r;
-}
 
 }  // namespace
 

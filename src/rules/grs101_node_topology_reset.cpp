@@ -1,9 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
-// GRS101 node-topology-reset: Slurm silently corrects a NodeName topology (Sockets/Cores/Threads/CPUs) that does not add up.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS101.md.
+// GRS101 node-topology-reset: Slurm silently corrects a NodeName topology (Sockets/Cores/Threads/CPUs) that does not add up (docs/rules/GRS101.md).
+#include <fmt/format.h>
+
 #include "rules.hpp"
 
 namespace greslint::rules {
+
 const RuleInfo GRS101{"GRS101", "node-topology-reset", Severity::warning, Effect::degraded, Daemon::slurmctld,
                       "Slurm silently corrects a NodeName topology (Sockets/Cores/Threads/CPUs) that does not add up"};
+
+// The model applies Slurm's corrections while it derives the topology (§3.2); each one is
+// a log line of slurmctld's and a layout the administrator did not write.
+Outcome check_grs101(const NodeNameLineView& v, Findings& out) {
+  if (!v.line) return Outcome::proceed();
+  const KeyValue& head = v.d.head();
+  for (const TopologyReset& reset : v.line->topology_resets)
+    out.report(GRS101, reset.at ? reset.at->value_span : head.value_span, reset.text)
+        .slurm(fmt::format("NodeNames={} {}", head.value, reset.text))
+        .help("write the topology the hardware has (slurmd -C prints it)");
+  return Outcome::proceed();
+}
+
 }  // namespace greslint::rules

@@ -1,9 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
-// GRS104 address-on-default-node: NodeAddr/NodeHostname/BcastAddr on NodeName=DEFAULT: the daemons refuse the configuration.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS104.md.
+// GRS104 address-on-default-node: NodeAddr/NodeHostname/BcastAddr on NodeName=DEFAULT: the daemons refuse the configuration (docs/rules/GRS104.md).
+#include <fmt/format.h>
+
 #include "rules.hpp"
 
 namespace greslint::rules {
+
 const RuleInfo GRS104{"GRS104", "address-on-default-node", Severity::error, Effect::fatal, Daemon::slurmctld,
                       "NodeAddr/NodeHostname/BcastAddr on NodeName=DEFAULT: the daemons refuse the configuration"};
+
+// read_config.c refuses per-node addresses on the DEFAULT line, which every later line
+// would inherit.
+Outcome check_grs104(const NodeNameLineView& v, Findings& out) {
+  if (v.kind != NodeNameLineView::Kind::defaults) return Outcome::proceed();
+  bool refused = false;
+  for (std::string_view forbidden : {"NodeHostname", "NodeAddr", "BcastAddr"}) {
+    const KeyValue* kv = v.d.find(forbidden);
+    if (!kv) continue;
+    out.report(GRS104, kv->key_span, fmt::format("{} is not allowed on NodeName=DEFAULT", kv->spec->name))
+        .slurm(fmt::format("{} not allowed with NodeName=DEFAULT", kv->spec->name))
+        .help(fmt::format("move {} to the lines that name the nodes", kv->spec->name));
+    refused = true;
+  }
+  return refused ? Outcome::slurmctld_fatal_replacing("Unable to process configuration file") : Outcome::proceed();
+}
+
 }  // namespace greslint::rules

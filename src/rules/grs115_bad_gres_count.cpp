@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS115 bad-gres-count: a Gres= count Slurm cannot read: counting stops at that token.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS115.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS115.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS201 gres-conf-name-not-in-grestypes: a gres.conf line whose Name= is not in GresTypes is ignored.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS201.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS201.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

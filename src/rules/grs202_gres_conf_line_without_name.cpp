@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS202 gres-conf-line-without-name: a gres.conf NodeName= line without Name= is ignored.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS202.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS202.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS207 conflicting-node-autodetect: two different node-local AutoDetect values for one node: slurmd exits.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS207.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS207.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS209 file-and-multiplefiles: File= and MultipleFiles= on one line: slurmd exits.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS209.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS209.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

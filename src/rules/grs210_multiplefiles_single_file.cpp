@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS210 multiplefiles-single-file: MultipleFiles= with one file: slurmd exits.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS210.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS210.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

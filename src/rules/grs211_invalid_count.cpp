@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS211 invalid-count: gres.conf Count= Slurm cannot read: slurmd exits.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS211.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS211.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

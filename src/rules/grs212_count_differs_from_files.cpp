@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS212 count-differs-from-files: gres.conf Count= differs from the number of File= devices: slurmd exits.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS212.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS212.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS215 invalid-file-hostlist: File= is not a valid device list: slurmd exits.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS215.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS215.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

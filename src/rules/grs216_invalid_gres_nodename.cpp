@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS216 invalid-gres-nodename: gres.conf NodeName= is not a valid hostlist: the line is silently skipped on every node.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS216.md.
+// Checked in src/model/inputs.cpp until it moves to a stage list; docs/rules/GRS216.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS217 mixed-file-records: some gres.conf lines of a GRES have File= and others do not: slurmd exits.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS217.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS217.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

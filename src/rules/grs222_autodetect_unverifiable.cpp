@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS222 autodetect-unverifiable: GPUs left to AutoDetect cannot be counted from the files.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS222.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS222.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

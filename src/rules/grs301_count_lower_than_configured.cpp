@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS301 count-lower-than-configured: slurmd reports fewer GRES than slurm.conf configures: the node is drained.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS301.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS301.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS303 invalid-cores-invalidates-node: slurmctld cannot read a Cores= list and invalidates the node (Slurm 24.11+).
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS303.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS303.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS304 per-type-count-too-low: fewer GPUs of a type than slurm.conf configures: the node is drained.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS304.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS304.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

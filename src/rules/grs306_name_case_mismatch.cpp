@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS306 name-case-mismatch: gres.conf Name= spelled differently from GresTypes: slurmctld drops the GPUs.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS306.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS306.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS310 gres-conf-unknown-node: gres.conf names nodes that slurm.conf does not define.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS310.md.
+// Checked in src/model/classes.cpp until it moves to a stage list; docs/rules/GRS310.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

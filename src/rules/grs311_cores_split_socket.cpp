@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS311 cores-split-socket: Cores= does not follow socket boundaries: the node is drained (Slurm 24.11+).
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS311.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS311.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

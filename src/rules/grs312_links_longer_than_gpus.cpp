@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS312 links-longer-than-gpus: a Links= list has more entries than the node has GPUs: the node is drained.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS312.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS312.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS313 shared-file-unmatched: an mps/shard line names device files no gpu line has: its count is discarded.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS313.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS313.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS314 shared-gres-without-gpu-files: mps/shard on a node whose GPUs have no device files: slurmd exits.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS314.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS314.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

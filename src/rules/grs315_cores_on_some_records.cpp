@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS315 cores-on-some-records: only some gres.conf lines of a GRES have Cores=: the others bind to any core.
-// Reported by the cluster model (src/model_eval.inc); docs/rules/GRS315.md.
+// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS315.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS402 typed-gpu-tres-only: AccountingStorageTRES has only typed gres/gpu:TYPE: untyped --gpus requests escape the limits.
-// Reported by the GPU-pool policy checks (src/model_policy.inc); docs/rules/GRS402.md.
+// Checked in src/model/policy.cpp until it moves to a stage list; docs/rules/GRS402.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS403 gpu-limits-not-enforced: gres/gpu is accounted but AccountingStorageEnforce does not enforce limits.
-// Reported by the GPU-pool policy checks (src/model_policy.inc); docs/rules/GRS403.md.
+// Checked in src/model/policy.cpp until it moves to a stage list; docs/rules/GRS403.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

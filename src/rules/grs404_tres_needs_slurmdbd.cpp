@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS404 tres-needs-slurmdbd: AccountingStorageTRES names a GRES without slurmdbd: slurmctld exits.
-// Reported by the GPU-pool policy checks (src/model_policy.inc); docs/rules/GRS404.md.
+// Checked in src/model/policy.cpp until it moves to a stage list; docs/rules/GRS404.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

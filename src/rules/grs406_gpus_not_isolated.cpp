@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS406 gpus-not-isolated: GPU nodes without cgroup device confinement: jobs can use GPUs they were not given.
-// Reported by the GPU-pool policy checks (src/model_policy.inc); docs/rules/GRS406.md.
+// Checked in src/model/policy.cpp until it moves to a stage list; docs/rules/GRS406.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

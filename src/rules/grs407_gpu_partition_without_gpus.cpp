@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS407 gpu-partition-without-gpus: a partition meant for GPU jobs contains no GPU node.
-// Reported by the GPU-pool policy checks (src/model_policy.inc); docs/rules/GRS407.md.
+// Checked in src/model/policy.cpp until it moves to a stage list; docs/rules/GRS407.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS408 gpu-node-in-no-partition: GPU nodes that no partition offers.
-// Reported by the GPU-pool policy checks (src/model_policy.inc); docs/rules/GRS408.md.
+// Checked in src/model/policy.cpp until it moves to a stage list; docs/rules/GRS408.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS410 autodetect-needs-library: AutoDetect needs a slurmd built with the GPU library and the library on the node.
-// Reported by the GPU-pool policy checks (src/model_policy.inc); docs/rules/GRS410.md.
+// Checked in src/model/policy.cpp until it moves to a stage list; docs/rules/GRS410.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,95 +1,199 @@
 // SPDX-License-Identifier: Apache-2.0
-// The one list of rules, sorted by id (a unit test checks the order and the docs pages).
+// The registry: every rule, and the checks of each step of Slurm's processing in the order
+// Slurm takes them. To add a rule: one line in kRules, one line in the stage list of the
+// step its check follows (CONTRIBUTING.md; scripts/new_rule.py writes both).
 #include "greslint/registry.hpp"
 
-#include <algorithm>
+#include <iterator>
 #include <utility>
+#include <vector>
 
-#include "rules.hpp"
+#include "rules/rules.hpp"
+#include "rules/stages.hpp"
 
 namespace greslint {
 
 const std::vector<std::pair<std::string_view, std::string_view>>& embedded_rule_docs();
 
+namespace rules {
+namespace {
+
+struct RuleEntry {
+  std::string_view id;  ///< repeats rule->id, which the compiler cannot see from here
+  const RuleInfo* rule;
+};
+
+/// Every rule, sorted by id.
+constexpr RuleEntry kRules[] = {
+    {"GRS001", &GRS001},
+    {"GRS002", &GRS002},
+    {"GRS003", &GRS003},
+    {"GRS004", &GRS004},
+    {"GRS005", &GRS005},
+    {"GRS006", &GRS006},
+    {"GRS007", &GRS007},
+    {"GRS008", &GRS008},
+    {"GRS009", &GRS009},
+    {"GRS010", &GRS010},
+    {"GRS101", &GRS101},
+    {"GRS102", &GRS102},
+    {"GRS103", &GRS103},
+    {"GRS104", &GRS104},
+    {"GRS105", &GRS105},
+    {"GRS106", &GRS106},
+    {"GRS107", &GRS107},
+    {"GRS108", &GRS108},
+    {"GRS110", &GRS110},
+    {"GRS111", &GRS111},
+    {"GRS112", &GRS112},
+    {"GRS113", &GRS113},
+    {"GRS114", &GRS114},
+    {"GRS115", &GRS115},
+    {"GRS116", &GRS116},
+    {"GRS201", &GRS201},
+    {"GRS202", &GRS202},
+    {"GRS203", &GRS203},
+    {"GRS204", &GRS204},
+    {"GRS205", &GRS205},
+    {"GRS206", &GRS206},
+    {"GRS207", &GRS207},
+    {"GRS208", &GRS208},
+    {"GRS209", &GRS209},
+    {"GRS210", &GRS210},
+    {"GRS211", &GRS211},
+    {"GRS212", &GRS212},
+    {"GRS214", &GRS214},
+    {"GRS215", &GRS215},
+    {"GRS216", &GRS216},
+    {"GRS217", &GRS217},
+    {"GRS218", &GRS218},
+    {"GRS219", &GRS219},
+    {"GRS220", &GRS220},
+    {"GRS221", &GRS221},
+    {"GRS222", &GRS222},
+    {"GRS223", &GRS223},
+    {"GRS301", &GRS301},
+    {"GRS302", &GRS302},
+    {"GRS303", &GRS303},
+    {"GRS304", &GRS304},
+    {"GRS305", &GRS305},
+    {"GRS306", &GRS306},
+    {"GRS310", &GRS310},
+    {"GRS311", &GRS311},
+    {"GRS312", &GRS312},
+    {"GRS313", &GRS313},
+    {"GRS314", &GRS314},
+    {"GRS315", &GRS315},
+    {"GRS401", &GRS401},
+    {"GRS402", &GRS402},
+    {"GRS403", &GRS403},
+    {"GRS404", &GRS404},
+    {"GRS405", &GRS405},
+    {"GRS406", &GRS406},
+    {"GRS407", &GRS407},
+    {"GRS408", &GRS408},
+    {"GRS410", &GRS410},
+    {"GRS501", &GRS501},
+    {"GRS502", &GRS502},
+    {"GRS503", &GRS503},
+    {"GRS504", &GRS504},
+    {"GRS505", &GRS505},
+    {"GRS506", &GRS506},
+    {"GRS507", &GRS507},
+    {"GRS508", &GRS508},
+};
+
+constexpr bool sorted_and_unique(const RuleEntry* first, const RuleEntry* last) {
+  for (const RuleEntry* e = first; e + 1 < last; ++e)
+    if (!(e[0].id < e[1].id)) return false;
+  return true;
+}
+static_assert(sorted_and_unique(std::begin(kRules), std::end(kRules)), "kRules must be sorted by id, each id once");
+
+// ----- Start-up: slurm.conf, as slurmctld reads it (slurmd reads the same) ------------------
+
+constexpr Check<GresTypesView> kGresTypes[] = {
+    {&GRS112, check_grs112, "gres.c:gres_init"},
+    {&GRS111, check_grs111, "gres.c:gres_init"},
+    {&GRS113, check_grs113, "gres.c:gres_init"},
+    {&GRS114, check_grs114, "gres.c:gres_init"},
+};
+
+constexpr Check<NodeNameLineView> kNodeNameLine[] = {
+    {&GRS104, check_grs104, "read_config.c:_parse_nodename"},
+    {&GRS103, check_grs103, "read_config.c:_parse_nodename"},
+    {&GRS101, check_grs101, "read_config.c:_parse_nodename"},
+    {&GRS105, check_grs105, "node_conf.c:expand_nodeline_info"},
+    {&GRS107, check_grs107, "node_conf.c:expand_nodeline_info"},
+    {&GRS102, check_grs102, "node_conf.c:_check_callback"},
+};
+
+// After kNodeNameLine, for each NodeAddr= and NodeHostname= list of a line that names nodes.
+constexpr Check<NodeAddressView> kNodeAddress[] = {
+    {&GRS105, check_grs105_address, "node_conf.c:expand_nodeline_info"},
+    {&GRS106, check_grs106, "node_conf.c:expand_nodeline_info"},
+};
+
+constexpr Check<PartitionView> kPartition[] = {
+    {&GRS108, check_grs108, "slurmctld/read_config.c:_build_bitmaps_pre_select"},
+};
+
+// ----- Reported outside the stage lists -----------------------------------------------------
+
+/// The reader reports these while it reads a file (config_reader.cpp, hostlist.cpp); GRS008
+/// also where the model stops at its limits.
+constexpr const RuleInfo* kReader[] = {&GRS001, &GRS002, &GRS003, &GRS004, &GRS005, &GRS006, &GRS007, &GRS008};
+/// The suppression pass reports these over every other finding (suppress.cpp).
+constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
+/// node-check compares the model's per-node records with the hardware (hardware/node_check.cpp).
+constexpr const RuleInfo* kHardware[] = {&GRS501, &GRS502, &GRS503, &GRS504, &GRS505, &GRS506, &GRS507, &GRS508};
+/// Still checked in the replay's own code (src/model/replay.cpp, policy.cpp, classes.cpp,
+/// inputs.cpp) while they move to stage lists one by one.
+constexpr const RuleInfo* kInReplay[] = {&GRS110, &GRS115, &GRS116, &GRS201, &GRS202, &GRS203, &GRS204, &GRS205, &GRS206, &GRS207, &GRS208, &GRS209, &GRS210, &GRS211, &GRS212, &GRS214, &GRS215, &GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS221, &GRS222, &GRS223, &GRS301, &GRS302, &GRS303, &GRS304, &GRS305, &GRS306, &GRS310, &GRS311, &GRS312, &GRS313, &GRS314, &GRS315, &GRS401, &GRS402, &GRS403, &GRS404, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
+
+template <class View>
+void place(std::vector<Placement>& out, std::string_view step, const Stage<View>& stage) {
+  for (const Check<View>& c : stage) out.push_back(Placement{step, stage.name(), c.rule, c.follows});
+}
+template <std::size_t N>
+void place(std::vector<Placement>& out, std::string_view step, const RuleInfo* const (&rules)[N]) {
+  for (const RuleInfo* r : rules) out.push_back(Placement{step, {}, r, {}});
+}
+
+}  // namespace
+
+const Stage<GresTypesView> kGresTypesStage{"GresTypes", kGresTypes};
+const Stage<NodeNameLineView> kNodeNameLineStage{"NodeName line", kNodeNameLine};
+const Stage<NodeAddressView> kNodeAddressStage{"NodeAddr/NodeHostname list", kNodeAddress};
+const Stage<PartitionView> kPartitionStage{"PartitionName line", kPartition};
+
+std::vector<Placement> placements() {
+  std::vector<Placement> out;
+  place(out, "reader", kReader);
+  place(out, "suppressions", kSuppressions);
+  place(out, "slurm.conf start-up", kGresTypesStage);
+  place(out, "slurm.conf start-up", kNodeNameLineStage);
+  place(out, "slurm.conf start-up", kNodeAddressStage);
+  place(out, "slurm.conf start-up", kPartitionStage);
+  place(out, "replay (moving)", kInReplay);
+  place(out, "hardware", kHardware);
+  return out;
+}
+
+std::vector<std::pair<std::string_view, const RuleInfo*>> registry_rows() {
+  std::vector<std::pair<std::string_view, const RuleInfo*>> out;
+  for (const RuleEntry& e : kRules) out.emplace_back(e.id, e.rule);
+  return out;
+}
+
+}  // namespace rules
+
 const std::vector<const RuleInfo*>& all_rules() {
-  static const std::vector<const RuleInfo*> rules{
-      &rules::GRS001,
-      &rules::GRS002,
-      &rules::GRS003,
-      &rules::GRS004,
-      &rules::GRS005,
-      &rules::GRS006,
-      &rules::GRS007,
-      &rules::GRS008,
-      &rules::GRS009,
-      &rules::GRS010,
-      &rules::GRS101,
-      &rules::GRS102,
-      &rules::GRS103,
-      &rules::GRS104,
-      &rules::GRS105,
-      &rules::GRS106,
-      &rules::GRS107,
-      &rules::GRS108,
-      &rules::GRS110,
-      &rules::GRS111,
-      &rules::GRS112,
-      &rules::GRS113,
-      &rules::GRS114,
-      &rules::GRS115,
-      &rules::GRS116,
-      &rules::GRS201,
-      &rules::GRS202,
-      &rules::GRS203,
-      &rules::GRS204,
-      &rules::GRS205,
-      &rules::GRS206,
-      &rules::GRS207,
-      &rules::GRS208,
-      &rules::GRS209,
-      &rules::GRS210,
-      &rules::GRS211,
-      &rules::GRS212,
-      &rules::GRS214,
-      &rules::GRS215,
-      &rules::GRS216,
-      &rules::GRS217,
-      &rules::GRS218,
-      &rules::GRS219,
-      &rules::GRS220,
-      &rules::GRS221,
-      &rules::GRS222,
-      &rules::GRS223,
-      &rules::GRS301,
-      &rules::GRS302,
-      &rules::GRS303,
-      &rules::GRS304,
-      &rules::GRS305,
-      &rules::GRS306,
-      &rules::GRS310,
-      &rules::GRS311,
-      &rules::GRS312,
-      &rules::GRS313,
-      &rules::GRS314,
-      &rules::GRS315,
-      &rules::GRS401,
-      &rules::GRS402,
-      &rules::GRS403,
-      &rules::GRS404,
-      &rules::GRS405,
-      &rules::GRS406,
-      &rules::GRS407,
-      &rules::GRS408,
-      &rules::GRS410,
-      &rules::GRS501,
-      &rules::GRS502,
-      &rules::GRS503,
-      &rules::GRS504,
-      &rules::GRS505,
-      &rules::GRS506,
-      &rules::GRS507,
-      &rules::GRS508,
-  };
+  static const std::vector<const RuleInfo*> rules = [] {
+    std::vector<const RuleInfo*> v;
+    for (const rules::RuleEntry& e : rules::kRules) v.push_back(e.rule);
+    return v;
+  }();
   return rules;
 }
 

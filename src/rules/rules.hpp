@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// Every rule greslint has: its RuleInfo and, for model rules, its check function.
-// One line per rule, sorted by id; the registry (registry.cpp) lists the same ids.
+// Every rule greslint has: its RuleInfo and its check function(s), sorted by id. Each rule
+// file defines what it declares here; registry.cpp lists the rules and runs the checks in
+// the step of Slurm's processing they belong to (check.hpp describes the interface).
 #pragma once
 
 #include "greslint/diagnostic.hpp"
-
-namespace greslint {
-class Model;
-class Reporter;
-}  // namespace greslint
+#include "rules/check.hpp"
+#include "rules/views.hpp"
 
 namespace greslint::rules {
 
-using CheckFn = void (*)(const Model&, Reporter&);
-
-// GRS0xx: lexical, Include and hostlist problems (reported by the reader).
+// GRS0xx: the reader (lexical, Include and hostlist problems) and the suppression pass.
 extern const RuleInfo GRS001;  // parse-error
 extern const RuleInfo GRS002;  // unknown-key
 extern const RuleInfo GRS003;  // invalid-value
@@ -26,20 +22,37 @@ extern const RuleInfo GRS008;  // unreadable-input
 extern const RuleInfo GRS009;  // unknown-suppression
 extern const RuleInfo GRS010;  // unused-suppression
 
-// GRS1xx slurm.conf, GRS2xx gres.conf, GRS3xx cross-file (reported by the model).
+// GRS1xx: slurm.conf.
 extern const RuleInfo GRS101;  // node-topology-reset
+Outcome check_grs101(const NodeNameLineView&, Findings&);
 extern const RuleInfo GRS102;  // duplicate-node-name
+Outcome check_grs102(const NodeNameLineView&, Findings&);
 extern const RuleInfo GRS103;  // reserved-node-name
+Outcome check_grs103(const NodeNameLineView&, Findings&);
 extern const RuleInfo GRS104;  // address-on-default-node
+Outcome check_grs104(const NodeNameLineView&, Findings&);
 extern const RuleInfo GRS105;  // invalid-node-hostlist
+Outcome check_grs105(const NodeNameLineView&, Findings&);
+Outcome check_grs105_address(const NodeAddressView&, Findings&);
 extern const RuleInfo GRS106;  // node-address-count-mismatch
+Outcome check_grs106(const NodeAddressView&, Findings&);
+extern const RuleInfo GRS107;  // invalid-node-state
+Outcome check_grs107(const NodeNameLineView&, Findings&);
 extern const RuleInfo GRS108;  // partition-unknown-node
+Outcome check_grs108(const PartitionView&, Findings&);
 extern const RuleInfo GRS110;  // gres-not-in-grestypes
 extern const RuleInfo GRS111;  // shared-gres-without-gpu
+Outcome check_grs111(const GresTypesView&, Findings&);
 extern const RuleInfo GRS112;  // duplicate-grestypes-entry
+Outcome check_grs112(const GresTypesView&, Findings&);
+extern const RuleInfo GRS113;  // grestypes-hash-collision
+Outcome check_grs113(const GresTypesView&, Findings&);
 extern const RuleInfo GRS114;  // shared-gres-without-cons-tres
+Outcome check_grs114(const GresTypesView&, Findings&);
 extern const RuleInfo GRS115;  // bad-gres-count
 extern const RuleInfo GRS116;  // mixed-typed-untyped-gres
+
+// GRS2xx: gres.conf.
 extern const RuleInfo GRS201;  // gres-conf-name-not-in-grestypes
 extern const RuleInfo GRS202;  // gres-conf-line-without-name
 extern const RuleInfo GRS203;  // inline-autodetect-on-name-line
@@ -59,7 +72,11 @@ extern const RuleInfo GRS217;  // mixed-file-records
 extern const RuleInfo GRS218;  // mixed-type-records
 extern const RuleInfo GRS219;  // duplicate-untyped-records
 extern const RuleInfo GRS220;  // duplicate-device-file
+extern const RuleInfo GRS221;  // global-device-line
 extern const RuleInfo GRS222;  // autodetect-unverifiable
+extern const RuleInfo GRS223;  // autodetect-on-cloud-node
+
+// GRS3xx: slurm.conf against gres.conf.
 extern const RuleInfo GRS301;  // count-lower-than-configured
 extern const RuleInfo GRS302;  // gres-conf-excess-ignored
 extern const RuleInfo GRS303;  // invalid-cores-invalidates-node
@@ -68,15 +85,12 @@ extern const RuleInfo GRS305;  // type-not-configured
 extern const RuleInfo GRS306;  // name-case-mismatch
 extern const RuleInfo GRS310;  // gres-conf-unknown-node
 extern const RuleInfo GRS311;  // cores-split-socket
-extern const RuleInfo GRS314;  // shared-gres-without-gpu-files
-
-extern const RuleInfo GRS107;  // invalid-node-state
-extern const RuleInfo GRS113;  // grestypes-hash-collision
-extern const RuleInfo GRS223;  // autodetect-on-cloud-node
 extern const RuleInfo GRS312;  // links-longer-than-gpus
 extern const RuleInfo GRS313;  // shared-file-unmatched
+extern const RuleInfo GRS314;  // shared-gres-without-gpu-files
 extern const RuleInfo GRS315;  // cores-on-some-records
-extern const RuleInfo GRS221;  // global-device-line
+
+// GRS4xx: cluster policy (Slurm starts, the GPU pool misbehaves).
 extern const RuleInfo GRS401;  // gpu-not-accounted
 extern const RuleInfo GRS402;  // typed-gpu-tres-only
 extern const RuleInfo GRS403;  // gpu-limits-not-enforced
@@ -86,6 +100,7 @@ extern const RuleInfo GRS406;  // gpus-not-isolated
 extern const RuleInfo GRS407;  // gpu-partition-without-gpus
 extern const RuleInfo GRS408;  // gpu-node-in-no-partition
 extern const RuleInfo GRS410;  // autodetect-needs-library
+
 // GRS5xx: the configuration against the node's hardware (greslint node-check).
 extern const RuleInfo GRS501;  // device-file-missing
 extern const RuleInfo GRS502;  // gpu-not-configured
@@ -95,4 +110,5 @@ extern const RuleInfo GRS505;  // cpu-ids-as-core-ids
 extern const RuleInfo GRS506;  // node-topology-differs
 extern const RuleInfo GRS507;  // type-not-in-model-name
 extern const RuleInfo GRS508;  // autodetect-affinity-splits-socket
+
 }  // namespace greslint::rules

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The cluster model: topology derivation, merge, verdicts and their gating by Slurm release.
 #include <catch2/catch.hpp>
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 
 #include "greslint/model.hpp"
 
@@ -34,17 +30,12 @@ const char* kHead =
     "TaskPlugin=task/affinity,task/cgroup\nProctrackType=proctrack/cgroup\n";
 
 std::unique_ptr<Result> run(const std::string& slurm, const std::string& gres, SlurmVersion v = kSlurm2205) {
-  namespace fs = std::filesystem;
-  static int n = 0;
-  fs::path dir = fs::temp_directory_path() / ("greslint-model-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-  fs::create_directories(dir);
-  std::ofstream(dir / "slurm.conf") << slurm;
-  if (!gres.empty()) std::ofstream(dir / "gres.conf") << gres;
-  std::ofstream(dir / "cgroup.conf") << "ConstrainDevices=yes\n";
+  ConfigTexts texts;
+  texts.slurm_conf = slurm;
+  if (!gres.empty()) texts.gres_conf = gres;
+  texts.cgroup_conf = "ConstrainDevices=yes\n";
   auto r = std::make_unique<Result>();
-  LintInputs in{(dir / "slurm.conf").string(), (dir / "gres.conf").string(), (dir / "cgroup.conf").string()};
-  r->cluster = analyze(in, VersionProfile(v), r->sources, r->out);
-  fs::remove_all(dir);
+  r->cluster = analyze_text(texts, VersionProfile(v), r->sources, r->out);
   return r;
 }
 
@@ -147,4 +138,19 @@ TEST_CASE("model: shared GRES without cons_tres stops slurmctld on 22.05 only", 
   CHECK(old->node("n1").verdict == Verdict::slurmctld_fatal);
   CHECK(old->node("n1").reason == "Use of shared gres requires the use of select/cons_tres");
   CHECK(run(slurm, gres, kSlurm2311)->node("n1").verdict == Verdict::ok);
+}
+
+TEST_CASE("model: analyze_text reads the text given, not the disk", "[model]") {
+  ConfigTexts texts;
+  texts.directory = "/nonexistent/greslint-in-memory";
+  texts.slurm_conf = std::string(kHead) + "NodeName=n[1-2] Gres=gpu:2\n";
+  texts.gres_conf = "NodeName=n[1-2] Name=gpu File=/dev/nvidia[0-1]\n";
+  SourceManager sources;
+  Reporter out;
+  Cluster c = analyze_text(texts, VersionProfile(kSlurm2205), sources, out);
+  REQUIRE(c.node_names.size() == 2);
+  CHECK(c.classes[c.class_of[1]].verdict == Verdict::ok);
+  REQUIRE(sources.file_count() == 2);  // no cgroup.conf given: none read
+  CHECK(sources.path(FileId{0}) == "/nonexistent/greslint-in-memory/slurm.conf");
+  CHECK(sources.path(FileId{1}) == "/nonexistent/greslint-in-memory/gres.conf");
 }

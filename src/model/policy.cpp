@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// Analyzer::check_policy: the GRS4xx rules. Slurm starts happily with these mistakes and the
-// GPU pool then misbehaves: GPUs visible to every job, limits not enforced, GPUs no partition
-// offers. Included by model.cpp inside its anonymous namespace.
+// Cluster policy, the GRS4xx rules. Slurm starts happily with these mistakes and the GPU
+// pool then misbehaves: GPUs visible to every job, limits not enforced, GPUs no partition
+// offers.
+#include <algorithm>
+#include <fmt/format.h>
+#include <unordered_map>
+
+#include "gres_parse.hpp"
+#include "model/analyzer.hpp"
+#include "rules/rules.hpp"
+#include "util.hpp"
+
+namespace greslint::model {
 
 namespace {
 /// TRES types whose records need an id from slurmdbd (controller.c: only cpu, mem, energy,
@@ -90,7 +100,7 @@ void Analyzer::check_policy() {
       select ? select->value : (profile_.cons_tres_is_default() ? "select/cons_tres" : "select/linear");
   const bool cons_res_fatal = iequals(select_type, "select/cons_res") && profile_.cons_res_removed();
   if (!iequals(select_type, "select/cons_tres") && !cons_res_fatal) {
-    if (ctld_fatal_) {
+    if (ctld_.fatal) {
       // A fatal SelectType problem (GRS114) already says it.
     } else {
       out_.report(rules::GRS405, setting_span(select),
@@ -267,3 +277,5 @@ void Analyzer::check_policy() {
     break;
   }
 }
+
+}  // namespace greslint::model

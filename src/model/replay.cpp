@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// Analyzer::evaluate: slurmd (stages B-E) and slurmctld (stage F) for one node class.
-// Included by model.cpp inside its anonymous namespace; kept apart because it is long.
+// slurmd (stages B-E) and slurmctld (stage F) for one node class (slurm-semantics.md §8).
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <unordered_map>
 
+#include "gres_parse.hpp"
+#include "model/analyzer.hpp"
+#include "rules/rules.hpp"
+#include "util.hpp"
+
+namespace greslint::model {
+namespace {
 namespace flag_bits {
 constexpr std::uint32_t count_only = 1u << 0, nvidia = 1u << 1, amd = 1u << 2, intel = 1u << 3,
                         opencl = 1u << 4, one_sharing = 1u << 5, all_sharing = 1u << 6,
@@ -25,6 +35,7 @@ std::uint32_t parse_flags(std::string_view text, const VersionProfile& profile) 
   return f;
 }
 
+}  // namespace
 std::string type_text(const std::optional<std::string>& t) { return t ? *t : "(null)"; }
 
 void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<const GresLine*>& lines,
@@ -60,7 +71,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
       // Without GresTypes no GRES plugin is loaded and Slurm ignores Gres= without a word.
       report_for(rules::GRS110, node.gres_span,
                  fmt::format("Gres token \"{}\" is ignored: slurm.conf has no GresTypes, so {} get no {}", shown_tok,
-                             kNodesToken, shown_name))
+                             kNodes, shown_name))
           .help(fmt::format("add GresTypes={} to slurm.conf", shown_name));
       continue;
     }
@@ -71,7 +82,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     }
     report_for(rules::GRS110, token_span,
                fmt::format("Gres token \"{}\" names a GRES that GresTypes does not list, so Slurm drops it on {}",
-                           shown_tok, kNodesToken))
+                           shown_tok, kNodes))
         .slurm(fmt::format("Invalid GRES configured on node {}: {}", clipped(node.names_text), shown_tok))
         .help(help);
     degrade(cls);
@@ -111,7 +122,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
   }
   std::vector<const GresLine*> by_file = lines;
   std::sort(by_file.begin(), by_file.end(), [](auto* a, auto* b) { return a->file_order < b->file_order; });
-  std::vector<std::pair<const GresLine*, Record>> parsed;
+  std::vector<std::pair<const GresLine*, GresRecord>> parsed;
   std::optional<std::string> prev_name;
   std::uint32_t prev_flags = 0;
   std::optional<std::string> node_autodetect;
@@ -134,7 +145,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
       } else if (node_autodetect && !iequals(*node_autodetect, autodetect->value)) {
         report_for(rules::GRS207, autodetect->value_span,
                    fmt::format("AutoDetect={} contradicts AutoDetect={} given earlier for {}", autodetect->value,
-                               *node_autodetect, kNodesToken))
+                               *node_autodetect, kNodes))
             .slurm("gres.conf: duplicate node-local AutoDetect specification does not match the first")
             .help("give one AutoDetect value per node");
         fatal(cls, Verdict::slurmd_fatal, "gres.conf: duplicate node-local AutoDetect specification does not match the first");
@@ -162,7 +173,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
       degrade(cls);
       continue;
     }
-    Record r;
+    GresRecord r;
     r.line = line;
     r.name = name_kv->value;
     if (const KeyValue* t = d.find("Type")) r.type = t->value;
@@ -242,7 +253,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
                                         cores->spec->name, cores->value, topo.cpus);
         report_for(rules::GRS208, cores->value_span,
                    fmt::format("{}={} is beyond the {} CPUs of CLOUD nodes {}; slurmctld checks it and exits",
-                               cores->key, cores->value, topo.cpus, kNodesToken))
+                               cores->key, cores->value, topo.cpus, kNodes))
             .slurm(slurm)
             .effect(Effect::fatal, Daemon::slurmctld)
             .severity(Severity::error)
@@ -319,7 +330,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
   for (auto& entry : parsed) {
     // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
     const GresLine* line = entry.first;
-    const Record& r = entry.second;
+    const GresRecord& r = entry.second;
     if (line->node_scoped || !r.files) continue;
     auto it = conf.find(r.name);
     const bool wanted = std::any_of(conf.begin(), conf.end(), [&](const auto& kv) { return iequals(kv.first, r.name) && kv.second.present; });
@@ -327,11 +338,11 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     report_for(rules::GRS221, r.span_of("File"),
                fmt::format("this Name={} line has no NodeName=, so {} (which have no {} in slurm.conf) also open {}; "
                            "slurmd there waits 20 s and exits if the file is missing",
-                           r.name, kNodesToken, r.name, *r.files))
+                           r.name, kNodes, r.name, *r.files))
         .slurm(fmt::format("can't stat gres.conf file {}: No such file or directory", r.paths.front()))
         .help(fmt::format("prefix the line with NodeName=<the {} nodes>", r.name));
   }
-  std::vector<Record> records;
+  std::vector<GresRecord> records;
   for (auto& [line, r] : parsed)
     if (!line->node_scoped) records.push_back(r);
   for (auto& [line, r] : parsed)
@@ -343,9 +354,9 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
   }();
 
   if (node.cloud && autodetect_active && profile_.cloud_autodetect_fatal()) {
-    std::string slurm = fmt::format("Cannot use AutoDetect on cloud node \"{}\"", kNodeToken);
+    std::string slurm = fmt::format("Cannot use AutoDetect on cloud node \"{}\"", kNode);
     report_for(rules::GRS223, node.names_span, fmt::format("AutoDetect applies to CLOUD nodes {}; slurmctld {} refuses that",
-                                                           kNodesToken, profile_.version().str()))
+                                                           kNodes, profile_.version().str()))
         .slurm(slurm)
         .help("set AutoDetect=off for cloud nodes and list their devices with File=");
     fatal(cls, Verdict::slurmctld_fatal, slurm);
@@ -369,39 +380,39 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
   }
 
   // Stage D/E, per GRES name in Slurm's context order.
-  std::map<std::string, std::vector<Record>> merged;
+  std::map<std::string, std::vector<GresRecord>> merged;
   std::vector<std::string> gpu_files;
   std::optional<std::string> gpu_type_for_shared;
   for (const std::string& name : grestypes_) {
     const GresCount& c = conf[name];
-    std::vector<Record> recs;
-    for (const Record& r : records)
+    std::vector<GresRecord> recs;
+    for (const GresRecord& r : records)
       if (iequals(r.name, name)) recs.push_back(r);
     const bool is_shared = name == "mps" || name == "shard";
     // D2, D3, D4.
-    const auto with_file = std::count_if(recs.begin(), recs.end(), [](const Record& r) { return r.files.has_value(); });
-    const auto with_type = std::count_if(recs.begin(), recs.end(), [](const Record& r) { return r.type.has_value(); });
-    auto fatal_record = [&](const RuleInfo& rule, const Record& at, std::string message, std::string slurm, std::string help) {
+    const auto with_file = std::count_if(recs.begin(), recs.end(), [](const GresRecord& r) { return r.files.has_value(); });
+    const auto with_type = std::count_if(recs.begin(), recs.end(), [](const GresRecord& r) { return r.type.has_value(); });
+    auto fatal_record = [&](const RuleInfo& rule, const GresRecord& at, std::string message, std::string slurm, std::string help) {
       report_for(rule, at.line->d->head().value_span, std::move(message)).slurm(slurm).help(std::move(help));
       fatal(cls, Verdict::slurmd_fatal, slurm);
     };
     if (with_file > 0 && with_file < std::ptrdiff_t(recs.size())) {
-      const Record& odd = *std::find_if(recs.begin(), recs.end(), [](const Record& r) { return !r.files; });
-      fatal_record(rules::GRS217, odd, fmt::format("this {} line has no File= while other {} lines for {} have one", name, name, kNodesToken),
+      const GresRecord& odd = *std::find_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files; });
+      fatal_record(rules::GRS217, odd, fmt::format("this {} line has no File= while other {} lines for {} have one", name, name, kNodes),
                    fmt::format("gres.conf for {}, some records have \"File\" specification while others do not", name),
                    "give every line of this GRES a File= (or none)");
       return;
     }
     if (with_type > 0 && with_type < std::ptrdiff_t(recs.size())) {
-      const Record& odd = *std::find_if(recs.begin(), recs.end(), [](const Record& r) { return !r.type; });
-      fatal_record(rules::GRS218, odd, fmt::format("this {} line has no Type= while other {} lines for {} have one", name, name, kNodesToken),
+      const GresRecord& odd = *std::find_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.type; });
+      fatal_record(rules::GRS218, odd, fmt::format("this {} line has no Type= while other {} lines for {} have one", name, name, kNodes),
                    fmt::format("gres.conf for {}, some records have \"Type=\" specification while others do not", name),
                    "give every line of this GRES a Type= (or none)");
       return;
     }
-    if (std::count_if(recs.begin(), recs.end(), [](const Record& r) { return !r.files && !r.type; }) > 1) {
-      const Record& second = *std::find_if(recs.begin() + 1, recs.end(), [](const Record& r) { return !r.files && !r.type; });
-      fatal_record(rules::GRS219, second, fmt::format("a second {} line with neither File= nor Type= for {}", name, kNodesToken),
+    if (std::count_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files && !r.type; }) > 1) {
+      const GresRecord& second = *std::find_if(recs.begin() + 1, recs.end(), [](const GresRecord& r) { return !r.files && !r.type; });
+      fatal_record(rules::GRS219, second, fmt::format("a second {} line with neither File= nor Type= for {}", name, kNodes),
                    fmt::format("gres.conf duplicate records for {}", name),
                    "keep one such line (AutoDetect needs no Name= line at all)");
       return;
@@ -409,7 +420,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     // D5: what gres.conf has beyond slurm.conf (_check_conf_mismatch).
     {
       std::vector<std::uint64_t> left;
-      for (const Record& r : recs) left.push_back(r.count);
+      for (const GresRecord& r : recs) left.push_back(r.count);
       auto consume = [&](std::uint64_t count, const std::string* type) {
         for (std::size_t i = 0; i < recs.size(); ++i) {
           const bool match = type ? (recs[i].type ? iequals(*recs[i].type, *type) : !profile_.untyped_record_vs_typed_conf_warns())
@@ -426,13 +437,13 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
         if (left[i] == 0 || is_shared) continue;
         std::string label = name + (recs[i].type ? ":" + *recs[i].type : "");
         std::string why;
-        if (!c.present) why = fmt::format("slurm.conf gives {} no {}", kNodesToken, name);
+        if (!c.present) why = fmt::format("slurm.conf gives {} no {}", kNodes, name);
         else if (c.types.empty() && recs[i].type)
           why = fmt::format("slurm.conf Gres= is untyped, so Slurm keeps these GPUs but drops Type={}", *recs[i].type);
         else if (!recs[i].type) why = fmt::format("slurm.conf Gres= is typed and this line has no Type=");
         else why = fmt::format("slurm.conf configures {} {}", c.total, name);
         report_for(rules::GRS302, recs[i].line->d->head().value_span,
-                   fmt::format("gres.conf has {} more {} than slurm.conf expects on {}: {}", left[i], label, kNodesToken, why))
+                   fmt::format("gres.conf has {} more {} than slurm.conf expects on {}: {}", left[i], label, kNodes, why))
             .slurm(fmt::format("A line in gres.conf for GRES {} has {} more configured than expected in slurm.conf. "
                                "Ignoring extra GRES.", label, left[i]))
             .related(node.gres_span, "slurm.conf Gres= for these nodes")
@@ -444,12 +455,12 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
       }
     }
     // D6: merge.
-    std::vector<Record> pool = recs, out;
+    std::vector<GresRecord> pool = recs, out;
     auto take = [&](const std::string* type, std::uint64_t count) {
       if (count == 0) return;
       for (auto it = pool.begin(); it != pool.end() && count > 0;) {
         if (type && !(it->type && iequals(*it->type, *type))) { ++it; continue; }
-        Record r = *it;
+        GresRecord r = *it;
         it = pool.erase(it);
         if (!type) r.type.reset();
         if (r.count > count) {
@@ -465,7 +476,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
         out.push_back(std::move(r));
       }
       if (count > 0) {
-        Record filler;
+        GresRecord filler;
         filler.origin = node.gres_span;
         filler.name = name;
         if (type) filler.type = *type;
@@ -477,15 +488,15 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     else for (const auto& t : c.types) take(&t.type, t.count);
     // E1: the same device file twice.
     if (!is_shared) {
-      std::unordered_map<std::string, const Record*> seen;
-      for (const Record& r : out) {
+      std::unordered_map<std::string, const GresRecord*> seen;
+      for (const GresRecord& r : out) {
         if (r.multiple_files) continue;
         for (const std::string& p : r.paths) {
           auto [it, fresh] = seen.emplace(p, &r);
           if (fresh) continue;
           std::string slurm = name == "gpu" ? "Gres GPU plugin failed to load configuration" : "failed to load configuration";
           report_for(rules::GRS220, r.line ? r.span_of("File") : node.gres_span,
-                     fmt::format("device file {} is listed twice for {}", p, kNodesToken))
+                     fmt::format("device file {} is listed twice for {}", p, kNodes))
               .slurm(fmt::format("{} duplicate device file name ({})", name, p))
               .related(it->second->line ? it->second->span_of("File") : Span{}, "first listed here")
               .help("list each device file once");
@@ -496,9 +507,9 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     }
     // E3: GPUs without File are dropped (unless AutoDetect fills them in).
     if (name == "gpu" && !autodetect_active)
-      out.erase(std::remove_if(out.begin(), out.end(), [](const Record& r) { return !r.files; }), out.end());
+      out.erase(std::remove_if(out.begin(), out.end(), [](const GresRecord& r) { return !r.files; }), out.end());
     if (name == "gpu") {
-      for (const Record& r : out) {
+      for (const GresRecord& r : out) {
         for (const std::string& p : r.paths) gpu_files.push_back(p);
         if (!gpu_type_for_shared) gpu_type_for_shared = r.type;
       }
@@ -512,28 +523,28 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
       };
       if (gpu_files.empty()) {
         shared_fatal("failed to merge SHARED and SHARING configuration",
-                     fmt::format("{} is configured on {} but their GPUs have no device files to share", name, kNodesToken));
+                     fmt::format("{} is configured on {} but their GPUs have no device files to share", name, kNodes));
         return;
       }
-      const auto with_files = std::count_if(out.begin(), out.end(), [](const Record& r) { return r.files.has_value(); });
+      const auto with_files = std::count_if(out.begin(), out.end(), [](const GresRecord& r) { return r.files.has_value(); });
       if (with_files > 0 && with_files < std::ptrdiff_t(out.size())) {
         shared_fatal("_build_shared_list: multiple configurations with and without \"File\"",
                      fmt::format("gres.conf gives {} {} of {} {} configured in slurm.conf; slurmd adds a File-less "
                                  "record for the rest, which cannot be mixed with File= records",
-                                 kNodesToken, c.total - [&] { std::uint64_t n = 0; for (auto& r : out) if (!r.files) n += r.count; return n; }(),
+                                 kNodes, c.total - [&] { std::uint64_t n = 0; for (auto& r : out) if (!r.files) n += r.count; return n; }(),
                                  c.total, name));
         return;
       }
       if (with_files == 0 && out.size() > 1) {
         shared_fatal("_build_shared_list: bad configuration, multiple configurations without \"File\"",
-                     fmt::format("more than one {} line without File= for {}", name, kNodesToken));
+                     fmt::format("more than one {} line without File= for {}", name, kNodes));
         return;
       }
-      std::vector<Record> spread;
-      auto place = [&](const std::vector<std::string>& files, std::uint64_t total, const Record* from) {
+      std::vector<GresRecord> spread;
+      auto place = [&](const std::vector<std::string>& files, std::uint64_t total, const GresRecord* from) {
         const std::uint64_t n = files.size();
         for (std::uint64_t i = 0; i < n; ++i) {
-          Record r;
+          GresRecord r;
           r.origin = node.gres_span;
           r.name = name;
           r.type = gpu_type_for_shared;
@@ -550,14 +561,14 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
         // A binary search, not a scan of gpu_files per path: 65,536 shared paths took minutes.
         std::vector<std::string_view> gpu_sorted(gpu_files.begin(), gpu_files.end());
         std::sort(gpu_sorted.begin(), gpu_sorted.end());
-        for (const Record& r : out) {
+        for (const GresRecord& r : out) {
           std::vector<std::string> matched;
           for (const std::string& p : r.paths)
             if (std::binary_search(gpu_sorted.begin(), gpu_sorted.end(), std::string_view(p))) matched.push_back(p);
           if (matched.size() < r.paths.size()) {
             report_for(rules::GRS313, r.span_of("File"),
                        fmt::format("{} File={} names device files that no gpu line on {} has; Slurm discards it", name,
-                                   *r.files, kNodesToken))
+                                   *r.files, kNodes))
                 .slurm(fmt::format("Discarding gres/'shared' configuration (File={}) without matching gres/'sharing' record", *r.files))
                 .help("use the GPUs' exact device paths");
             degrade(cls);
@@ -582,7 +593,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     if (!drained) { drained = true; drain_reason = reason; }
   };
   for (const std::string& name : grestypes_) {
-    std::vector<Record> recs = merged[name];
+    std::vector<GresRecord> recs = merged[name];
     const GresCount& c = conf[name];
     // F7: the record's name must be the exact GresTypes spelling.
     for (auto it = recs.begin(); it != recs.end();) {
@@ -597,11 +608,11 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     std::uint64_t reported = 0;
     // Under AutoDetect, File-less GPU records stand for devices detection has to find.
     const bool detect = name == "gpu" && autodetect_active;
-    for (const Record& r : recs)
+    for (const GresRecord& r : recs)
       if (!(detect && !r.files)) reported += (r.files && r.count > 1024 && name != "mps" && name != "shard") ? 1024 : r.count;
     if (detect && reported < c.total) {
       report_for(rules::GRS222, node.gres_span,
-                 fmt::format("{} rely on AutoDetect for gpu; greslint cannot see how many GPUs it will find", kNodesToken))
+                 fmt::format("{} rely on AutoDetect for gpu; greslint cannot see how many GPUs it will find", kNodes))
           .help("run greslint node-check on the node, or list the devices with File=");
       continue;
     }
@@ -611,17 +622,17 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
       std::string help;
       if (recs.empty() && records.empty())
         cause = "gres.conf gives these nodes no device lines", help = fmt::format("add NodeName=... Name={} File=/dev/... lines for them", name);
-      else if (std::none_of(records.begin(), records.end(), [&](const Record& r) { return iequals(r.name, name); }))
+      else if (std::none_of(records.begin(), records.end(), [&](const GresRecord& r) { return iequals(r.name, name); }))
         cause = fmt::format("no gres.conf line for {} applies to these nodes", name),
         help = "check gres.conf NodeName= (it must match the slurm.conf NodeName exactly, case and padding)";
-      else if (!c.types.empty() && std::any_of(records.begin(), records.end(), [&](const Record& r) { return iequals(r.name, name) && !r.type; }))
+      else if (!c.types.empty() && std::any_of(records.begin(), records.end(), [&](const GresRecord& r) { return iequals(r.name, name) && !r.type; }))
         cause = "slurm.conf Gres= is typed but the gres.conf lines have no Type=, so Slurm does not use them",
         help = fmt::format("add Type={} to the gres.conf lines", c.types.front().type);
-      else if (!c.types.empty() && std::any_of(records.begin(), records.end(), [&](const Record& r) {
+      else if (!c.types.empty() && std::any_of(records.begin(), records.end(), [&](const GresRecord& r) {
                  return iequals(r.name, name) && r.type && std::none_of(c.types.begin(), c.types.end(), [&](const auto& t) { return iequals(t.type, *r.type); });
                }))
         cause = "gres.conf Type= does not match any slurm.conf type", help = "use the same type names in both files";
-      else if (name == "gpu" && std::any_of(records.begin(), records.end(), [&](const Record& r) { return iequals(r.name, name) && !r.files; }))
+      else if (name == "gpu" && std::any_of(records.begin(), records.end(), [&](const GresRecord& r) { return iequals(r.name, name) && !r.files; }))
         cause = "slurmd drops GPU lines without File=", help = "list the device files with File=/dev/nvidia[...]";
       else
         cause = fmt::format("gres.conf lists {} where slurm.conf configures {}", reported, c.total),
@@ -629,7 +640,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
                            c.types.size() == 1 ? name + ":" + c.types.front().type : name, reported);
       Span at = recs.empty() || !recs.front().line ? node.gres_span : recs.front().span_of("File");
       auto b = report_for(rules::GRS301, at,
-                          fmt::format("{} report {} {} but slurm.conf configures {}: {}", kNodesToken, reported, name, c.total, cause))
+                          fmt::format("{} report {} {} but slurm.conf configures {}: {}", kNodes, reported, name, c.total, cause))
                    .slurm(slurm)
                    .help(help);
       if (at.begin != node.gres_span.begin || at.file != node.gres_span.file)
@@ -640,8 +651,8 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     if (reported > c.total && c.present) {
       // F2: excess is ignored quietly (debug only); D5 already warned where it applies.
     }
-    const bool has_file = std::any_of(recs.begin(), recs.end(), [](const Record& r) { return r.files.has_value(); });
-    const bool tracked = has_file && (std::any_of(recs.begin(), recs.end(), [](const Record& r) { return r.type || r.cores; }) ||
+    const bool has_file = std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return r.files.has_value(); });
+    const bool tracked = has_file && (std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return r.type || r.cores; }) ||
                                    (profile_.version() >= kSlurm2302 && name == "gpu" && shared_on_node));
     if (!tracked) continue;
     std::size_t usable = recs.size();
@@ -655,7 +666,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     if (usable < recs.size()) {
       // F8 (24.11+): INVAL; the reason comes from the checks on the half-built topology.
       std::string reason;
-      bool typed = std::any_of(recs.begin(), recs.end(), [](const Record& r) { return r.type.has_value(); });
+      bool typed = std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return r.type.has_value(); });
       if (typed && recs.size() > 1) {
         for (const auto& t : c.types) {
           std::uint64_t found = 0;
@@ -666,10 +677,10 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
       } else if (typed && profile_.version() < kSlurm2511) {
         reason = fmt::format("gres/{} type ((null)) reported but not configured", name);
       }
-      const Record& bad = recs[usable];  // has a line: only gres.conf records carry Cores=
+      const GresRecord& bad = recs[usable];  // has a line: only gres.conf records carry Cores=
       report_for(rules::GRS303, bad.span_of("Cores"),
                  fmt::format("slurmctld {} cannot read Cores={} for {} and invalidates the nodes", profile_.version().str(),
-                             *bad.cores, kNodesToken))
+                             *bad.cores, kNodes))
           .slurm(fmt::format("_foreach_rebuild_topo: invalid GRES core specification ({}) on node {}", *bad.cores, rep))
           .help("use core indexes that exist on the node");
       if (!drained) { drained = true; drain_reason = reason; }
@@ -677,12 +688,12 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     }
     // F10: Cores on only some of the records.
     {
-      const auto with_cores = std::count_if(recs.begin(), recs.end(), [](const Record& r) { return r.cores.has_value(); });
+      const auto with_cores = std::count_if(recs.begin(), recs.end(), [](const GresRecord& r) { return r.cores.has_value(); });
       if (with_cores > 0 && with_cores < std::ptrdiff_t(recs.size())) {
-        const Record& odd = *std::find_if(recs.begin(), recs.end(), [](const Record& r) { return !r.cores; });
+        const GresRecord& odd = *std::find_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.cores; });
         report_for(rules::GRS315, odd.line ? odd.line->d->head().value_span : odd.origin,
                    fmt::format("this {} line has no Cores= while other lines for {} have one; its GPUs may be "
-                               "bound to any core", name, kNodesToken))
+                               "bound to any core", name, kNodes))
             .slurm(fmt::format("_node_config_validate: gres/{}: has CPUs configured for only some of the records on node {}",
                                name, rep))
             .help("give every line Cores= (or none)");
@@ -690,14 +701,14 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
       }
     }
     // F11: a Links list longer than the GPUs the node reports.
-    for (const Record& r : recs) {
+    for (const GresRecord& r : recs) {
       if (!r.links) continue;
       const auto entries = split_commas(*r.links).size();
       if (entries > reported) {
         std::string slurm = fmt::format("Invalid GRES Links value ({}) on node {}: i={} >= link_len={}.", *r.links,
-                                        kNodeToken, reported, reported);
+                                        kNode, reported, reported);
         report_for(rules::GRS312, r.span_of("Links"),
-                   fmt::format("Links={} has {} entries but {} report {} {}", *r.links, entries, kNodesToken, reported, name))
+                   fmt::format("Links={} has {} entries but {} report {} {}", *r.links, entries, kNodes, reported, name))
             .slurm(slurm)
             .help(fmt::format("give exactly one entry per {} on the node", name));
         set_drain(slurm);
@@ -707,7 +718,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     // F9 (24.11+): Cores must follow socket boundaries.
     const auto rule = profile_.socket_boundary_check();
     if (rule != SocketBoundaryCheck::none) {
-      for (const Record& r : recs) {
+      for (const GresRecord& r : recs) {
         if (!r.core_bits || r.core_bits->empty()) continue;
         const auto& bits = *r.core_bits;
         const std::uint32_t cps = topo.cores;
@@ -729,7 +740,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
         }
         if (bad_socket < 0) continue;
         std::string slurm = fmt::format("gres/{} GRES core specification {} for node {} doesn't match socket boundaries. "
-                                        "(Socket {} is cores {}-{})", name, format_index_list(bits), kNodeToken, bad_socket,
+                                        "(Socket {} is cores {}-{})", name, format_index_list(bits), kNode, bad_socket,
                                         bad_socket * cps, bad_socket * cps + cps - 1);
         report_for(rules::GRS311, r.span_of("Cores"),
                    fmt::format("Cores={} splits socket {} (cores {}-{}); Slurm {} requires {}", *r.cores, bad_socket,
@@ -746,18 +757,18 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     std::size_t sent = recs.size();
     if (name == "gpu" && shared_on_node) {
       sent = 0;
-      for (const Record& r : recs) sent += r.multiple_files || r.paths.empty() ? 1 : r.paths.size();
+      for (const GresRecord& r : recs) sent += r.multiple_files || r.paths.empty() ? 1 : r.paths.size();
     }
     if (sent > 1 && !config_overrides) {
       for (const auto& t : c.types) {
         std::uint64_t found = 0;
-        for (const Record& r : recs)
+        for (const GresRecord& r : recs)
           if (r.type && *r.type == t.type) found += r.count;
         if (found < t.count) {
           std::string slurm = fmt::format("gres/{}:{} count too low ({} < {})", name, t.type, found, t.count);
           report_for(rules::GRS304, node.gres_span,
                      fmt::format("slurmctld finds {} {}:{} on {} but slurm.conf configures {} (types compare case-sensitively)",
-                                 found, name, t.type, kNodesToken, t.count))
+                                 found, name, t.type, kNodes, t.count))
               .slurm(slurm)
               .help("spell Type= in gres.conf exactly as in slurm.conf Gres=");
           set_drain(slurm);
@@ -768,7 +779,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     // F6 (23.11+): a reported type slurm.conf does not have; 22.05 keeps it silently.
     // Only a typed slurm.conf entry has types to compare with: shared records inherit the
     // GPU's type under an untyped shard:N and register fine (23.11-26.05 recordings).
-    for (const Record& r : recs) {
+    for (const GresRecord& r : recs) {
       if (!r.type || c.types.empty()) continue;
       const bool exact = std::any_of(c.types.begin(), c.types.end(), [&](const auto& t) { return t.type == *r.type; });
       if (exact) continue;
@@ -796,9 +807,9 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
 
   // What slurmd -G prints.
   for (const std::string& name : grestypes_) {
-    for (const Record& r : merged[name]) {
+    for (const GresRecord& r : merged[name]) {
       if (r.count == 0) continue;
-      auto emit = [&](const Record& rec, std::uint64_t count, std::optional<std::string> files) {
+      auto emit = [&](const GresRecord& rec, std::uint64_t count, std::optional<std::string> files) {
         EffectiveGres g;
         g.name = rec.name;
         g.type = rec.type;
@@ -817,3 +828,5 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     }
   }
 }
+
+}  // namespace greslint::model

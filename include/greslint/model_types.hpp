@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+// The cluster model's data: slurm.conf node lines, gres.conf lines and the records slurmd
+// builds from them, with the facts greslint learned while reading them. Section numbers
+// refer to slurm-semantics.md. Everything here points into the ConfigFiles it came from
+// (Cluster::files keeps them alive).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "greslint/config.hpp"
+#include "greslint/hostlist.hpp"
+
+namespace greslint {
+
+/// slurm.conf's top-level settings by key, case-insensitive; the last one written wins.
+class Settings {
+ public:
+  void set(const KeyValue& kv);
+  /// The setting, or null when slurm.conf does not give it.
+  const KeyValue* find(std::string_view key) const;
+
+ private:
+  std::unordered_map<std::string, const KeyValue*> by_key_;  ///< lower-cased key
+};
+
+/// A node's layout after Slurm's own corrections (§3.2).
+struct Topology {
+  std::uint32_t boards = 1, sockets = 1, cores = 1, threads = 1, cpus = 1;
+  std::uint32_t core_count() const { return sockets * cores; }
+};
+
+/// One correction Slurm makes to a NodeName topology that does not add up (§3.2), with the
+/// text Slurm logs after "NodeNames=<names> ".
+struct TopologyReset {
+  const KeyValue* at = nullptr;  ///< the value it corrects; null: the NodeName= value
+  std::string text;
+};
+
+/// A node name given twice in slurm.conf (the second one is dropped).
+struct DuplicateNode {
+  std::string host;
+  Span span;
+};
+
+/// One slurm.conf NodeName= line that names nodes (not DEFAULT, not ALL, a valid hostlist).
+struct NodeLine {
+  const Directive* d = nullptr;
+  std::string names_text;
+  Span names_span;
+  Topology topo;
+  std::vector<TopologyReset> topology_resets;  ///< in the order Slurm applies them
+  std::string gres;  ///< as written (after DEFAULT inheritance)
+  Span gres_span;
+  const KeyValue* state = nullptr;  ///< State= (after DEFAULT inheritance)
+  bool cloud = false;
+  std::vector<DuplicateNode> duplicates;  ///< names an earlier line already defined
+};
+
+/// One gres.conf record line (Name= or NodeName=), before it is applied to a node.
+struct GresLine {
+  const Directive* d = nullptr;
+  bool node_scoped = false;       ///< NodeName= record (else a global Name= record)
+  std::optional<Hostlist> nodes;  ///< nullopt: invalid hostlist, matches nothing (C19)
+  std::uint32_t file_order = 0;
+};
+
+/// One gres.conf record as slurmd holds it for one node (§5), or one slurmd makes up to
+/// fill a slurm.conf count (then `line` is null and `origin` is the Gres= value).
+struct GresRecord {
+  const GresLine* line = nullptr;
+  std::string name;
+  std::optional<std::string> type;
+  std::uint64_t count = 0;
+  std::optional<std::string> files;  ///< File= or MultipleFiles= string
+  std::vector<std::string> paths;
+  bool multiple_files = false;
+  std::optional<std::string> cores;
+  std::optional<std::vector<std::uint32_t>> core_bits;  ///< nullopt: Cores= Slurm cannot read
+  std::optional<std::string> links;
+  std::string flags;
+  Span origin;
+  /// Where `key` is written on the record's line (its head value when absent).
+  Span span_of(std::string_view key) const {
+    if (!line) return origin;
+    if (const KeyValue* kv = line->d->find(key)) return kv->value_span;
+    return line->d->head().value_span;
+  }
+};
+
+}  // namespace greslint

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+// The replay of Slurm: one Analyzer per run reads the files, builds the model and walks
+// Slurm's steps in order, running each step's checks (rules/stages.hpp). Its members are
+// defined by pipeline step, one file each (docs/architecture.md has the map):
+//   analyze.cpp     run(): the order of the steps; analyze(), analyze_text()
+//   inputs.cpp      reading slurm.conf, gres.conf, cgroup.conf
+//   startup.cpp     slurm.conf start-up: GresTypes, NodeName lines, partitions
+//   node_lines.cpp  a NodeName line's nodes and topology (Slurm's corrections)
+//   classes.cpp     which gres.conf lines apply to which node; node classes
+//   replay.cpp      slurmd and slurmctld for one node class
+//   policy.cpp      cluster policy (GRS4xx)
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "greslint/model.hpp"
+#include "model/findings.hpp"
+#include "model/limits.hpp"
+#include "model/node_index.hpp"
+#include "rules/check.hpp"
+
+namespace greslint::model {
+
+/// slurmctld's fate at start-up: the first fatal decides, unless a later one replaces it
+/// (rules::Outcome::slurmctld_fatal_replacing).
+struct StartupFate {
+  bool fatal = false;
+  std::string reason;
+  void apply(const rules::Outcome& o) {
+    if (o.kind() != rules::Outcome::Kind::slurmctld_fatal || (fatal && !o.replaces_earlier_reason())) return;
+    fatal = true;
+    reason = o.reason();
+  }
+};
+
+/// The NodeName=DEFAULT values so far, by lower-cased key.
+using NodeDefaults = std::unordered_map<std::string, const KeyValue*>;
+
+class Analyzer {
+ public:
+  Analyzer(const LintInputs& in, const ConfigTexts* texts, const VersionProfile& p, SourceManager& s, Reporter& out)
+      : in_(in), texts_(texts), profile_(p), sources_(s), out_(out), findings_(out) {}
+
+  Cluster run();
+
+ private:
+  // ----- inputs.cpp ----------------------------------------------------------------
+  ConfigFile read(const std::string& path, const std::optional<std::string>* text, KeyTable table);
+  void read_slurm_conf();
+  void read_gres_conf();
+  void read_cgroup_conf();
+  // ----- startup.cpp ---------------------------------------------------------------
+  void check_grestypes();
+  void build_nodes();
+  void check_addresses(const Directive& d, const NodeLine& line, std::uint64_t node_count);
+  void check_partitions();
+  // ----- node_lines.cpp ------------------------------------------------------------
+  static bool is_node_line(const Directive& d);
+  std::vector<HostlistResult> parse_node_names(const std::vector<const Directive*>& lines);
+  NodeLine node_line(const Directive& d, const NodeDefaults& defaults) const;
+  std::optional<LimitExceeded> over_limits(const Hostlist& names, Span where);
+  void add_nodes(NodeLine& line, const Hostlist& names);
+  // ----- classes.cpp ---------------------------------------------------------------
+  /// Which gres.conf lines apply to each node, as ids of lists in a trie.
+  struct LineLists {
+    std::vector<std::uint32_t> list_of;                                   ///< node -> list id
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> lists{{0, 0}};  ///< id -> (shorter list, last line)
+  };
+  LineLists apply_gres_lines();
+  void report_unknown_gres_nodes(const GresLine& g, const std::vector<std::string>& unknown, bool any,
+                                 const SpellingHints& hints);
+  struct ClassOrder {
+    std::uint32_t node_line;
+    std::vector<std::uint32_t> lines;
+    std::uint32_t cls;
+  };
+  std::vector<ClassOrder> form_classes(const LineLists& lists);
+  // ----- replay.cpp ----------------------------------------------------------------
+  void evaluate(NodeClass& cls, const NodeLine& node, const std::vector<const GresLine*>& lines,
+                const std::string& rep);
+  // ----- policy.cpp ----------------------------------------------------------------
+  /// GRS4xx: accounting, isolation and scheduling of the GPU pool.
+  void check_policy();
+
+  DiagnosticBuilder report_for(const RuleInfo& rule, Span span, std::string message) {
+    return findings_.report(rule, span, std::move(message));
+  }
+  void fatal(NodeClass& cls, Verdict v, std::string reason) {
+    if (cls.verdict == Verdict::slurmctld_fatal || cls.verdict == Verdict::slurmd_fatal) return;
+    cls.verdict = v;
+    cls.reason = std::move(reason);
+  }
+  void drain(NodeClass& cls, const std::string& reason) {
+    if (cls.verdict >= Verdict::drain) return;
+    cls.verdict = Verdict::drain;
+    cls.reason = reason;
+  }
+  void degrade(NodeClass& cls) {
+    if (cls.verdict == Verdict::ok) cls.verdict = Verdict::degraded;
+  }
+  /// Every host or device name the model makes from a hostlist counts against one budget.
+  void spend(const Hostlist& list, Span where);
+  LimitExceeded expansion_limit(const Hostlist& list, Span where) const;
+  const KeyValue* setting(std::string_view key) const { return settings_.find(key); }
+  bool in_grestypes_exact(std::string_view name) const;
+  bool in_grestypes_nocase(std::string_view name) const;
+
+  const LintInputs& in_;
+  const ConfigTexts* texts_;  ///< null: read the files from disk
+  const VersionProfile& profile_;
+  SourceManager& sources_;
+  Reporter& out_;
+  Findings findings_;
+  ConfigFile slurm_;
+  ConfigFile gres_;
+  ConfigFile cgroup_;
+  Settings settings_;
+  std::vector<std::string> grestypes_;  ///< in Slurm's context order (shared names after gpu)
+  std::vector<NodeLine> node_lines_;
+  std::vector<GresLine> gres_lines_;
+  Cluster cluster_;
+  NodeIndex node_index_;  ///< over cluster_.node_names
+  std::vector<std::uint32_t> node_line_of_;
+  std::string global_autodetect_;
+  const KeyValue* global_autodetect_kv_ = nullptr;
+  StartupFate ctld_;
+  std::uint64_t expanded_ = 0;     ///< names made from hostlists so far (see spend())
+  std::uint64_t named_nodes_ = 0;  ///< node names on every NodeName line so far, duplicates included
+};
+
+}  // namespace greslint::model

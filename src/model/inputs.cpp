@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reading the three files the daemons read, from disk or from text held in memory.
+#include <fmt/format.h>
+#include <iterator>
+
+#include "model/analyzer.hpp"
+#include "rules/rules.hpp"
+#include "util.hpp"
+
+namespace greslint {
+
+void Settings::set(const KeyValue& kv) { by_key_[to_lower(kv.spec->name)] = &kv; }
+
+const KeyValue* Settings::find(std::string_view key) const {
+  auto it = by_key_.find(to_lower(key));
+  return it == by_key_.end() ? nullptr : it->second;
+}
+
+namespace model {
+
+/// One file, from `text` when the run is in memory (a missing text is a missing file), else
+/// from disk. Includes are read from disk either way, relative to slurm.conf's directory.
+ConfigFile Analyzer::read(const std::string& path, const std::optional<std::string>* text, KeyTable table) {
+  ReadOptions opts;
+  opts.table = table;
+  opts.slurm_conf_dir = dirname_of(in_.slurm_conf_path);
+  if (table == KeyTable::gres_conf)
+    if (const KeyValue* c = setting("ClusterName")) opts.cluster_name = c->value;
+  ConfigFile file;
+  if (!texts_) {
+    file = read_config_file(path, opts, profile_, sources_, out_);
+  } else if (*text) {
+    file = parse_config_text(sources_.add(path, **text), opts, profile_, sources_, out_);
+  } else {
+    file.path = path;
+  }
+  if (file.truncated) throw LimitExceeded{};
+  return file;
+}
+
+void Analyzer::read_slurm_conf() {
+  const std::optional<std::string> text = texts_ ? std::optional<std::string>(texts_->slurm_conf) : std::nullopt;
+  slurm_ = read(in_.slurm_conf_path, &text, KeyTable::slurm_conf);
+  for (const Directive& d : slurm_.directives)
+    if (d.kind == Directive::Kind::setting) settings_.set(d.head());
+  if (slurm_.failed) ctld_.apply(rules::Outcome::slurmctld_fatal("Unable to process configuration file"));
+}
+
+void Analyzer::read_gres_conf() {
+  gres_ = read(in_.gres_conf_path, texts_ ? &texts_->gres_conf : nullptr, KeyTable::gres_conf);
+  std::uint32_t order = 0;
+  std::vector<GresLine> global, scoped;
+  for (const Directive& d : gres_.directives) {
+    if (d.kind == Directive::Kind::setting) {
+      if (iequals(d.head().spec->name, "AutoDetect")) {
+        global_autodetect_ = d.head().value;
+        global_autodetect_kv_ = &d.head();
+      }
+      continue;
+    }
+    GresLine g;
+    g.d = &d;
+    g.file_order = order++;
+    if (iequals(d.head().key, "NodeName")) {
+      g.node_scoped = true;
+      auto l = parse_hostlist(d.head().value, d.head().value_span, profile_);
+      if (l.ok()) g.nodes = std::move(*l.list);
+      else
+        out_.report(rules::GRS216, d.head().value_span,
+                    fmt::format("NodeName={} is not a valid hostlist, so Slurm skips this line on every node",
+                                d.head().value))
+            .slurm(!l.errors.empty() && l.errors.front().slurm_logs ? l.errors.front().message : std::string())
+            .help("fix the bracket expression; it must name slurm.conf NodeNames exactly");
+      scoped.push_back(std::move(g));
+    } else {
+      global.push_back(std::move(g));
+    }
+  }
+  // Slurm's record list: every Name= record, then every NodeName= record.
+  gres_lines_ = std::move(global);
+  // Moved, not copied: each line owns its parsed hostlist (thousands of lines on a large cluster).
+  gres_lines_.insert(gres_lines_.end(), std::make_move_iterator(scoped.begin()), std::make_move_iterator(scoped.end()));
+}
+
+void Analyzer::read_cgroup_conf() {
+  cgroup_ = read(in_.cgroup_conf_path, texts_ ? &texts_->cgroup_conf : nullptr, KeyTable::cgroup_conf);
+  if (cgroup_.failed)
+    ctld_.apply(rules::Outcome::slurmctld_fatal(
+        fmt::format("Could not open/read/parse cgroup.conf file {}", in_.cgroup_conf_path)));
+}
+
+}  // namespace model
+}  // namespace greslint

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: Apache-2.0
+// The nodes of a slurm.conf NodeName line: their topology as Slurm corrects it (§3.2) and
+// their names in the cluster's node index.
+#include <algorithm>
+#include <cstdlib>
+#include <fmt/format.h>
+
+#include "model/analyzer.hpp"
+#include "util.hpp"
+
+namespace greslint::model {
+namespace {
+
+std::uint64_t parse_uint(const KeyValue* kv, std::uint64_t fallback) {
+  if (!kv) return fallback;
+  return std::strtoull(kv->value.c_str(), nullptr, 0);
+}
+
+/// A key of the line, else of the DEFAULT lines before it.
+const KeyValue* get(const Directive& d, const NodeDefaults& defaults, std::string_view key) {
+  if (const KeyValue* kv = d.find(key)) return kv;
+  auto it = defaults.find(to_lower(key));
+  return it == defaults.end() ? nullptr : it->second;
+}
+
+/// Slurm's corrections of a topology that does not add up, in the order
+/// read_config.c:_parse_nodename makes them.
+class TopologyReader {
+ public:
+  TopologyReader(const Directive& d, const NodeDefaults& defaults, NodeLine& line)
+      : d_(d), defaults_(defaults), line_(line), t_(line.topo) {}
+
+  void run() {
+    // CPUs= of the line itself, else of DEFAULT, else the old name Procs=.
+    cpus_ = d_.find("CPUs");
+    if (!cpus_) {
+      auto it = defaults_.find("cpus");
+      if (it != defaults_.end()) cpus_ = it->second;
+    }
+    if (!cpus_) cpus_ = get(d_, defaults_, "Procs");
+    sockets_ = get(d_, defaults_, "Sockets");
+    spb_kv_ = get(d_, defaults_, "SocketsPerBoard");
+    t_.boards = std::uint32_t(parse_uint(get(d_, defaults_, "Boards"), 1));
+    t_.cores = std::uint32_t(parse_uint(get(d_, defaults_, "CoresPerSocket"), 1));
+    t_.threads = std::uint32_t(parse_uint(get(d_, defaults_, "ThreadsPerCore"), 1));
+    spb_ = std::uint32_t(parse_uint(spb_kv_, 1));
+    t_.sockets = std::uint32_t(parse_uint(sockets_, 1));
+    t_.cpus = std::uint32_t(parse_uint(cpus_, 1));
+    reset_zeros();
+    derive_sockets();
+    if (!cpus_) t_.cpus = t_.sockets * t_.cores * t_.threads;
+    if (t_.sockets < t_.boards) {
+      reset(get(d_, defaults_, "Boards"), fmt::format("Sockets({}) < Boards({}) resetting Boards=1", t_.sockets, t_.boards));
+      t_.boards = 1;
+    }
+    if (t_.cpus != t_.sockets && t_.cpus != t_.sockets * t_.cores && t_.cpus != t_.sockets * t_.cores * t_.threads) {
+      reset(cpus_, fmt::format("CPUs={} match no Sockets, Sockets*CoresPerSocket or "
+                               "Sockets*CoresPerSocket*ThreadsPerCore. Resetting CPUs.", t_.cpus));
+      t_.cpus = t_.sockets * t_.cores * t_.threads;
+    }
+  }
+
+ private:
+  void reset(const KeyValue* kv, std::string text) { line_.topology_resets.push_back(TopologyReset{kv, std::move(text)}); }
+
+  void reset_zeros() {
+    if (t_.cores == 0) { reset(get(d_, defaults_, "CoresPerSocket"), "CoresPerSocket=0 is invalid, reset to 1"); t_.cores = 1; }
+    if (cpus_ && t_.cpus == 0) { reset(cpus_, "CPUs=0 is invalid, reset to 1"); t_.cpus = 1; }
+    if (t_.threads == 0) { reset(get(d_, defaults_, "ThreadsPerCore"), "ThreadsPerCore=0 is invalid, reset to 1"); t_.threads = 1; }
+    if (spb_kv_ && spb_ == 0) { reset(spb_kv_, "SocketsPerBoards=0 is invalid, reset to 1"); spb_ = 1; }
+    if (sockets_ && t_.sockets == 0) { reset(sockets_, "Sockets=0 is invalid, reset to 1"); t_.sockets = 1; }
+    if (t_.boards == 0) { reset(get(d_, defaults_, "Boards"), "Boards=0 is invalid, reset to 1"); t_.boards = 1; }
+  }
+
+  void derive_sockets() {
+    if (sockets_ && spb_kv_) {
+      reset(sockets_, fmt::format("Sockets={} and SocketsPerBoard={} is invalid , using SocketsPerBoard", t_.sockets, spb_));
+      t_.sockets = t_.boards * spb_;
+    } else if (!sockets_) {
+      if (spb_kv_) t_.sockets = t_.boards * spb_;
+      else if (cpus_ && t_.cpus / (t_.cores * t_.threads) >= 1 && t_.cpus % (t_.cores * t_.threads) == 0)
+        t_.sockets = t_.cpus / (t_.cores * t_.threads);
+      else t_.sockets = t_.boards;
+    }
+  }
+
+  const Directive& d_;
+  const NodeDefaults& defaults_;
+  NodeLine& line_;
+  Topology& t_;
+  const KeyValue* cpus_ = nullptr;
+  const KeyValue* sockets_ = nullptr;
+  const KeyValue* spb_kv_ = nullptr;
+  std::uint32_t spb_ = 1;
+};
+
+}  // namespace
+
+bool Analyzer::is_node_line(const Directive& d) {
+  return d.kind == Directive::Kind::record && iequals(d.head().spec->name, "NodeName");
+}
+
+std::vector<HostlistResult> Analyzer::parse_node_names(const std::vector<const Directive*>& lines) {
+  // Performance: every NodeName= hostlist is parsed before any node is added, so that
+  // node_names, node_line_of_ and the index are sized once for the whole cluster; grown node
+  // by node they were copied and page-faulted several times over (~10% of a 100,000-node run).
+  std::vector<HostlistResult> lists;
+  std::uint64_t total = 0;
+  for (const Directive* d : lines) {
+    if (iequals(d->head().value, "DEFAULT") || iequals(d->head().value, "ALL")) continue;
+    lists.push_back(parse_hostlist(d->head().value, d->head().value_span, profile_));
+    if (lists.back().ok()) total += lists.back().list->size();
+    if (total > kMaxNodes) break;  // build_nodes stops at this line (LimitExceeded)
+  }
+  // Capped: one token can name 2^31 hosts, and past kMaxNodes the model stops anyway.
+  const std::size_t expected = std::size_t(std::min<std::uint64_t>(total, kMaxNodes));
+  cluster_.node_names.reserve(expected);
+  node_line_of_.reserve(expected);
+  node_index_.reserve(expected);
+  return lists;
+}
+
+NodeLine Analyzer::node_line(const Directive& d, const NodeDefaults& defaults) const {
+  NodeLine line;
+  line.d = &d;
+  line.names_text = d.head().value;
+  line.names_span = d.head().value_span;
+  TopologyReader(d, defaults, line).run();
+  if (const KeyValue* g = get(d, defaults, "Gres")) {
+    line.gres = g->value;
+    line.gres_span = g->value_span;
+  }
+  line.state = get(d, defaults, "State");
+  line.cloud = line.state && icontains(line.state->value, "CLOUD");
+  return line;
+}
+
+std::optional<LimitExceeded> Analyzer::over_limits(const Hostlist& names, Span where) {
+  // Duplicates count too: six million `NodeName=a` lines are one node for Slurm, but six
+  // million lines for greslint to hold (they took 29 s and 3.9 GB before this limit).
+  named_nodes_ += names.size();
+  if (named_nodes_ > kMaxNodes)
+    return LimitExceeded{where, fmt::format("greslint stops here: this line names {} nodes, which takes slurm.conf past "
+                                            "its limit of {} node names",
+                                            names.size(), kMaxNodes)};
+  if (expanded_ + names.size() > kMaxExpandedNames) return expansion_limit(names, where);
+  return std::nullopt;
+}
+
+void Analyzer::add_nodes(NodeLine& line, const Hostlist& names) {
+  spend(names, line.names_span);
+  const auto line_index = std::uint32_t(node_lines_.size());
+  names.for_each([&](const std::string& host, const HostRange& r) {
+    const auto node = std::uint32_t(cluster_.node_names.size());
+    cluster_.node_names.push_back(host);
+    if (node_index_.insert(cluster_.node_names, node) != node) {
+      cluster_.node_names.pop_back();
+      line.duplicates.push_back(DuplicateNode{host, r.item});
+      return;
+    }
+    node_line_of_.push_back(line_index);
+  });
+}
+
+}  // namespace greslint::model

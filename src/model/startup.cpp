@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+// slurm.conf start-up, as slurmctld reads it: GresTypes (gres.c:gres_init), each NodeName
+// line (read_config.c, node_conf.c) and each PartitionName line. The model builds the
+// nodes; the checks of rules/stages.hpp decide whether slurmctld starts.
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "gres_parse.hpp"
+#include "model/analyzer.hpp"
+#include "rules/stages.hpp"
+#include "util.hpp"
+
+namespace greslint::model {
+
+void Analyzer::check_grestypes() {
+  const KeyValue* kv = setting("GresTypes");
+  if (!kv) return;
+  rules::GresTypesView view{profile_, settings_, *kv, {}, {}, {}, ctld_.fatal};
+  for (std::string_view n : split_commas(kv->value)) {
+    std::string name(n);
+    if (name.empty()) continue;
+    const bool seen = std::find(view.names.begin(), view.names.end(), name) != view.names.end() ||
+                      std::find(view.shared.begin(), view.shared.end(), name) != view.shared.end();
+    if (seen) view.duplicates.push_back(std::move(name));
+    else (name == "mps" || name == "shard" ? view.shared : view.names).push_back(std::move(name));
+  }
+  for (const auto& check : rules::kGresTypesStage) {
+    view.slurmctld_failed = ctld_.fatal;  // gres_init stops at its first fatal
+    ctld_.apply(check.run(view, findings_));
+  }
+  // Slurm moves mps and shard after gpu, whatever the order written.
+  grestypes_ = view.names;
+  grestypes_.insert(grestypes_.end(), view.shared.begin(), view.shared.end());
+}
+
+void Analyzer::build_nodes() {
+  // A configuration Slurm refuses still names its nodes: each of them carries the fatal.
+  std::vector<const Directive*> lines;
+  for (const Directive& d : slurm_.directives)
+    if (is_node_line(d)) lines.push_back(&d);
+  if (slurm_.failed)
+    for (const Directive& d : slurm_.recovered)
+      if (is_node_line(d)) lines.push_back(&d);
+  std::vector<HostlistResult> names = parse_node_names(lines);
+  std::size_t next_list = 0;
+  NodeDefaults defaults;  // NodeName=DEFAULT lines accumulate; each line sees them as they are then
+  for (const Directive* d : lines) {
+    using Kind = rules::NodeNameLineView::Kind;
+    const std::string& value = d->head().value;
+    const Kind kind = iequals(value, "DEFAULT") ? Kind::defaults : iequals(value, "ALL") ? Kind::reserved_name : Kind::nodes;
+    const HostlistResult* list = kind == Kind::nodes ? &names[next_list++] : nullptr;
+    std::optional<NodeLine> line;
+    if (list && list->ok() && !list->list->empty()) line = node_line(*d, defaults);
+    // Past greslint's limits the checks still run on this line, then the model stops.
+    std::optional<LimitExceeded> stop = line ? over_limits(*list->list, d->head().value_span) : std::nullopt;
+    if (line && !stop) add_nodes(*line, *list->list);
+    rules::NodeNameLineView view{profile_, *d, kind, list, line ? &*line : nullptr};
+    for (const auto& check : rules::kNodeNameLineStage) ctld_.apply(check.run(view, findings_));
+    if (line) check_addresses(*d, *line, list->list->size());
+    if (stop) throw *stop;
+    if (kind == Kind::defaults)
+      for (std::size_t i = 1; i < d->pairs.size(); ++i) defaults[to_lower(d->pairs[i].spec->name)] = &d->pairs[i];
+    if (line) node_lines_.push_back(std::move(*line));
+  }
+}
+
+void Analyzer::check_addresses(const Directive& d, const NodeLine& line, std::uint64_t node_count) {
+  for (std::string_view key : {"NodeAddr", "NodeHostname"}) {
+    const KeyValue* kv = d.find(key);
+    if (!kv) continue;
+    const HostlistResult list = parse_hostlist(kv->value, kv->value_span, profile_);
+    const rules::NodeAddressView view{profile_, *kv, list, node_count, line.names_span};
+    for (const auto& check : rules::kNodeAddressStage) ctld_.apply(check.run(view, findings_));
+  }
+}
+
+void Analyzer::check_partitions() {
+  std::unordered_map<std::string, bool> nodesets;
+  for (const Directive& n : slurm_.directives)
+    if (n.kind == Directive::Kind::record && iequals(n.head().spec->name, "NodeSet")) nodesets[n.head().value] = true;
+  for (const Directive& d : slurm_.directives) {
+    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "PartitionName") || !d.complete) continue;
+    const KeyValue* nodes = d.find("Nodes");
+    if (!nodes || iequals(nodes->value, "ALL") || iequals(d.head().value, "DEFAULT")) continue;
+    auto l = parse_hostlist(nodes->value, nodes->value_span, profile_);
+    if (!l.ok()) continue;
+    rules::PartitionView view{d, *nodes, {}};
+    std::uint32_t previous = NodeIndex::kNone;
+    spend(*l.list, nodes->value_span);
+    l.list->for_each([&](const std::string& host, const HostRange&) {
+      if (node_index_.find_near(cluster_.node_names, host, previous) == NodeIndex::kNone && !nodesets.count(host) &&
+          view.unknown.size() < 64)
+        view.unknown.push_back(host);
+    });
+    for (const auto& check : rules::kPartitionStage) ctld_.apply(check.run(view, findings_));
+  }
+}
+
+}  // namespace greslint::model

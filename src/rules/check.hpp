@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+// The interface between the replay of Slurm (src/model/) and the rules (src/rules/).
+//
+// The model replays what Slurm does with the configuration, step by step, in Slurm's
+// order. At each step it builds a view of the data Slurm holds there and runs the checks
+// the registry lists for that step (registry.cpp), in order. A check reports findings and
+// returns what Slurm does next; the model applies that outcome the same way for every
+// check (see Outcome). A check keeps no state of its own: what it needs is in its view.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "greslint/diagnostic.hpp"
+#include "model/findings.hpp"
+
+namespace greslint::rules {
+
+using model::Findings;
+using model::kNode;
+using model::kNodes;
+
+/// What Slurm does after a check, in rising order of consequence.
+class Outcome {
+ public:
+  enum class Kind : std::uint8_t {
+    proceed,      ///< nothing: Slurm goes on as if the check had not run
+    degraded,     ///< Slurm logs it and goes on; the nodes work with less
+    skip_record,  ///< Slurm logs it and ignores the rest of this record (degraded)
+    drain,        ///< slurmctld drains the nodes; `reason` is what scontrol shows
+    slurmd_fatal,     ///< slurmd exits; `reason` is the line it logs last
+    slurmctld_fatal,  ///< slurmctld exits (or refuses the configuration) with `reason`
+  };
+
+  static Outcome proceed() { return Outcome(Kind::proceed, {}); }
+  static Outcome degraded() { return Outcome(Kind::degraded, {}); }
+  static Outcome skip_record() { return Outcome(Kind::skip_record, {}); }
+  static Outcome drain(std::string reason) { return Outcome(Kind::drain, std::move(reason)); }
+  static Outcome slurmd_fatal(std::string line) { return Outcome(Kind::slurmd_fatal, std::move(line)); }
+  static Outcome slurmctld_fatal(std::string line) { return Outcome(Kind::slurmctld_fatal, std::move(line)); }
+  /// slurmctld refuses the configuration with `line`, and this line is the one greslint
+  /// shows even when an earlier check already made slurmctld fail. Kept for the start-up
+  /// checks that behaved so before the rules had their own files; whether Slurm's first or
+  /// last message is the one an administrator sees there is not verified.
+  static Outcome slurmctld_fatal_replacing(std::string line) {
+    Outcome o(Kind::slurmctld_fatal, std::move(line));
+    o.replaces_ = true;
+    return o;
+  }
+
+  Kind kind() const { return kind_; }
+  const std::string& reason() const { return reason_; }
+  bool replaces_earlier_reason() const { return replaces_; }
+  bool is_fatal() const { return kind_ == Kind::slurmd_fatal || kind_ == Kind::slurmctld_fatal; }
+
+ private:
+  Outcome(Kind k, std::string reason) : kind_(k), reason_(std::move(reason)) {}
+  Kind kind_;
+  bool replaces_ = false;
+  std::string reason_;
+};
+
+/// One entry of a stage list: a rule, its check, and the Slurm function whose behaviour
+/// the check follows ("gres.c:_parse_gres_config"), so a reader can find the step in
+/// Slurm's source and see why the check sits where it does.
+template <class View>
+struct Check {
+  const RuleInfo* rule;
+  Outcome (*run)(const View&, Findings&);
+  std::string_view follows;
+};
+
+}  // namespace greslint::rules

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// The steps of Slurm's processing the model replays, each with its ordered list of checks
+// (defined in registry.cpp). The model runs a step's checks in list order; the order is
+// Slurm's, so it is part of the behaviour (which message Slurm logs first, which drain
+// reason scontrol shows).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "rules/check.hpp"
+#include "rules/views.hpp"
+
+namespace greslint::rules {
+
+/// An ordered list of checks over one kind of view.
+template <class View>
+class Stage {
+ public:
+  template <std::size_t N>
+  constexpr Stage(std::string_view name, const Check<View> (&checks)[N]) : name_(name), first_(checks), size_(N) {}
+  constexpr std::string_view name() const { return name_; }
+  constexpr const Check<View>* begin() const { return first_; }
+  constexpr const Check<View>* end() const { return first_ + size_; }
+  constexpr std::size_t size() const { return size_; }
+
+ private:
+  std::string_view name_;
+  const Check<View>* first_;
+  std::size_t size_;
+};
+
+// Start-up: slurm.conf as slurmctld (and slurmd) read it.
+extern const Stage<GresTypesView> kGresTypesStage;
+extern const Stage<NodeNameLineView> kNodeNameLineStage;
+extern const Stage<NodeAddressView> kNodeAddressStage;
+extern const Stage<PartitionView> kPartitionStage;
+
+/// Where a rule is checked: a step of Slurm's processing (and its stage list), or the reader,
+/// the suppression pass or node-check. For the registry's own tests.
+struct Placement {
+  std::string_view step;   ///< "slurm.conf start-up", "reader", ...
+  std::string_view stage;  ///< the stage list's name; empty outside stage lists
+  const RuleInfo* rule;
+  std::string_view follows;
+};
+std::vector<Placement> placements();
+/// kRules: each row's id as written in registry.cpp, and its rule.
+std::vector<std::pair<std::string_view, const RuleInfo*>> registry_rows();
+
+}  // namespace greslint::rules
