@@ -41,7 +41,8 @@ std::vector<Partition> read_partitions(const Analysis& analysis);
 struct NodeVerdict {
   bool present = false;
   Verdict verdict = Verdict::ok;
-  std::string reason;
+  std::string reason;                   ///< with the model's node placeholders
+  const NodeClass* node_class = nullptr;  ///< expands them (node_reason)
 };
 
 /// Nodes that share the same before and after.

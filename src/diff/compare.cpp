@@ -20,8 +20,6 @@ namespace greslint::diff {
 namespace {
 
 constexpr std::uint32_t kAbsent = 0xFFFFFFFF;
-// model.cpp writes this where a reason names the node itself (one class, many names).
-constexpr std::string_view kNodePlaceholder = "\x02NODE\x02";
 
 /// What a node registers, per name and type in slurmd's order ("gpu:a100:4,shard:8"):
 /// two device lines of one type are one entry.
@@ -144,7 +142,7 @@ std::vector<GpuRow> gpu_rows(const Snapshot& before, const Snapshot& after) {
 NodeVerdict verdict_of(const Snapshot& s, std::uint32_t cls) {
   if (cls == kAbsent) return {};
   const NodeClass& c = s.analysis->cluster.classes[cls];
-  return NodeVerdict{true, c.verdict, c.reason};
+  return NodeVerdict{true, c.verdict, c.reason, &c};
 }
 
 void summarise(const Snapshot& s, SideSummary& out) {
@@ -278,23 +276,30 @@ ChangeReport compare(const Snapshot& before, const Snapshot& after) {
 
   // Different class pairs can tell the same story; fold their nodes into one line.
   using VerdictKey = std::tuple<bool, Verdict, std::string, bool, Verdict, std::string>;
-  std::map<VerdictKey, std::vector<std::string>> verdicts;
+  struct Group {
+    std::vector<std::string> nodes;
+    NodeVerdict before, after;  // of any one class pair: they read alike
+  };
+  std::map<VerdictKey, Group> verdicts;
   std::map<std::pair<std::string, std::string>, std::vector<std::string>> gres;
   for (const auto& [key, members] : pairs) {
     const NodeVerdict nb = verdict_of(before, key.first), na = verdict_of(after, key.second);
     if (nb.present != na.present || nb.verdict != na.verdict || nb.reason != na.reason) {
-      names_of(members, verdicts[{nb.present, nb.verdict, nb.reason, na.present, na.verdict, na.reason}]);
+      Group& g = verdicts[{nb.present, nb.verdict, nb.reason, na.present, na.verdict, na.reason}];
+      g.before = nb;
+      g.after = na;
+      names_of(members, g.nodes);
       continue;
     }
     std::string gb = gres_text(b.classes[key.first]), ga = gres_text(a.classes[key.second]);
     if (gb != ga) names_of(members, gres[{std::move(gb), std::move(ga)}]);
   }
-  for (auto& [key, nodes] : verdicts) {
+  for (auto& [key, group] : verdicts) {
     VerdictChange v;
-    v.count = nodes.size();
-    v.nodes = fold_hostnames(std::move(nodes));
-    v.before = {std::get<0>(key), std::get<1>(key), std::get<2>(key)};
-    v.after = {std::get<3>(key), std::get<4>(key), std::get<5>(key)};
+    v.count = group.nodes.size();
+    v.nodes = fold_hostnames(std::move(group.nodes));
+    v.before = std::move(group.before);
+    v.after = std::move(group.after);
     r.verdicts.push_back(std::move(v));
   }
   // Worst outcome first: what stops nodes is what a reviewer must see.
@@ -325,9 +330,7 @@ int exit_code(const ChangeReport& report, FailLevel level) {
 
 std::string verdict_text(const NodeVerdict& v, const std::string& nodes) {
   if (!v.present) return "absent";
-  std::string reason = v.reason;
-  for (std::size_t at; (at = reason.find(kNodePlaceholder)) != std::string::npos;)
-    reason.replace(at, kNodePlaceholder.size(), nodes);
+  const std::string reason = v.node_class ? node_reason(*v.node_class, nodes) : v.reason;
   std::string out(to_string(v.verdict));
   if (!reason.empty()) out += " \"" + sanitize_for_output(reason) + "\"";
   return out;
