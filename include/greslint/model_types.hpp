@@ -41,10 +41,10 @@ struct TopologyReset {
   std::string text;
 };
 
-/// A node name given twice in slurm.conf (the second one is dropped).
+/// A node name given again in slurm.conf (Slurm refuses it; the model keeps the first).
 struct DuplicateNode {
-  std::string host;
-  Span span;
+  std::uint32_t node;  ///< the node of that name (index into Cluster::node_names)
+  Span span;           ///< where it is named again
 };
 
 /// One slurm.conf NodeName= line that names nodes (not DEFAULT, not ALL, a valid hostlist).
@@ -58,7 +58,6 @@ struct NodeLine {
   Span gres_span;
   const KeyValue* state = nullptr;  ///< State= (after DEFAULT inheritance)
   bool cloud = false;
-  std::vector<DuplicateNode> duplicates;  ///< names an earlier line already defined
 };
 
 /// One gres.conf record line (Name= or NodeName=), before it is applied to a node.

@@ -63,7 +63,7 @@ class Analyzer {
   std::vector<HostlistResult> parse_node_names(const std::vector<const Directive*>& lines);
   NodeLine node_line(const Directive& d, const NodeDefaults& defaults) const;
   std::optional<LimitExceeded> over_limits(const Hostlist& names, Span where);
-  void add_nodes(NodeLine& line, const Hostlist& names);
+  void add_nodes(const NodeLine& line, const Hostlist& names, std::vector<DuplicateNode>& duplicates);
   // ----- classes.cpp ---------------------------------------------------------------
   /// Which gres.conf lines apply to each node, as ids of lists in a trie.
   struct LineLists {

@@ -147,15 +147,15 @@ std::optional<LimitExceeded> Analyzer::over_limits(const Hostlist& names, Span w
   return std::nullopt;
 }
 
-void Analyzer::add_nodes(NodeLine& line, const Hostlist& names) {
+void Analyzer::add_nodes(const NodeLine& line, const Hostlist& names, std::vector<DuplicateNode>& duplicates) {
   spend(names, line.names_span);
   const auto line_index = std::uint32_t(node_lines_.size());
   names.for_each([&](const std::string& host, const HostRange& r) {
     const auto node = std::uint32_t(cluster_.node_names.size());
     cluster_.node_names.push_back(host);
-    if (node_index_.insert(cluster_.node_names, node) != node) {
+    if (const std::uint32_t first = node_index_.insert(cluster_.node_names, node); first != node) {
       cluster_.node_names.pop_back();
-      line.duplicates.push_back(DuplicateNode{host, r.item});
+      duplicates.push_back(DuplicateNode{first, r.item});
       return;
     }
     node_line_of_.push_back(line_index);

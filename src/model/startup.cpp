@@ -44,6 +44,7 @@ void Analyzer::build_nodes() {
   std::vector<HostlistResult> names = parse_node_names(lines);
   std::size_t next_list = 0;
   NodeDefaults defaults;  // NodeName=DEFAULT lines accumulate; each line sees them as they are then
+  std::vector<DuplicateNode> duplicates;
   for (const Directive* d : lines) {
     using Kind = rules::NodeNameLineView::Kind;
     const std::string& value = d->head().value;
@@ -53,8 +54,9 @@ void Analyzer::build_nodes() {
     if (list && list->ok() && !list->list->empty()) line = node_line(*d, defaults);
     // Past greslint's limits the checks still run on this line, then the model stops.
     std::optional<LimitExceeded> stop = line ? over_limits(*list->list, d->head().value_span) : std::nullopt;
-    if (line && !stop) add_nodes(*line, *list->list);
-    rules::NodeNameLineView view{profile_, *d, kind, list, line ? &*line : nullptr};
+    duplicates.clear();
+    if (line && !stop) add_nodes(*line, *list->list, duplicates);
+    const rules::NodeNameLineView view{profile_, *d, kind, list, line ? &*line : nullptr, duplicates, cluster_.node_names};
     for (const auto& check : rules::kNodeNameLineStage) ctld_.apply(check.run(view, findings_));
     if (line) check_addresses(*d, *line, list->list->size());
     if (stop) throw *stop;

@@ -35,6 +35,10 @@ struct NodeNameLineView {
   Kind kind;
   const HostlistResult* names;  ///< the NodeName= list (Kind::nodes only)
   const NodeLine* line;         ///< the nodes it defines; null unless names is a valid list
+  /// Names this line gives that a node already has, in order; only for this line's checks
+  /// (a hostile file can repeat a million names).
+  const std::vector<DuplicateNode>& duplicates;
+  const std::vector<std::string>& node_names;
 };
 
 /// One NodeAddr= or NodeHostname= list of a NodeName= line.
