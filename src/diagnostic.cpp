@@ -2,6 +2,8 @@
 // Names of severities, effects and daemons as they appear in every output format.
 #include "greslint/diagnostic.hpp"
 
+#include "util.hpp"
+
 namespace greslint {
 
 std::string_view to_string(Severity s) noexcept {
@@ -34,9 +36,10 @@ std::string_view to_string(Daemon d) noexcept {
 }
 
 std::optional<Severity> parse_severity(std::string_view s) noexcept {
-  if (s == "note") return Severity::note;
-  if (s == "warning") return Severity::warning;
-  if (s == "error") return Severity::error;
+  // Enumerated options match in any case, everywhere (docs/output-formats.md).
+  if (iequals(s, "note")) return Severity::note;
+  if (iequals(s, "warning")) return Severity::warning;
+  if (iequals(s, "error")) return Severity::error;
   return std::nullopt;
 }
 

@@ -17,10 +17,10 @@ namespace greslint {
 /// Slurm's limits: hosts in one numeric range, and expanded prefixes of one token.
 inline constexpr std::uint64_t kMaxHostsPerRange = 65536;
 inline constexpr std::uint64_t kMaxPrefixes = 65536;
-inline constexpr std::uint64_t kMaxRangesPerBracket = 256 * 1024;
+inline constexpr std::uint64_t kMaxRangesPerBracket = std::uint64_t{256} * 1024;
 /// greslint's own stops, where Slurm would misbehave instead of rejecting: ranges it would
 /// allocate (a product of bracket groups), and hosts its signed int counter can hold.
-inline constexpr std::uint64_t kMaxTotalRanges = 1024 * 1024;
+inline constexpr std::uint64_t kMaxTotalRanges = std::uint64_t{1024} * 1024;
 inline constexpr std::uint64_t kMaxTotalHosts = 2147483647;
 
 /// One run of hosts prefix + %0*lu + suffix for lo..hi (Slurm's hostrange).

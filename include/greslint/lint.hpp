@@ -57,6 +57,8 @@ struct Analysis {
   std::string slurm_conf;
   std::vector<std::string> inputs;
   std::map<std::string_view, std::size_t> dropped;  ///< findings past the per-rule limit
+  /// An input file could not be read (GRS008): commands exit 2 whatever the filters.
+  bool input_unreadable = false;
 };
 
 /// Applies the .greslint.conf that governs options.paths (or --config) under the command

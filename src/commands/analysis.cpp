@@ -15,8 +15,11 @@ std::unique_ptr<Analysis> analyze_configuration(const LintOptions& o, std::ostre
   auto run = analyze_paths(o, err);
   if (!run) return nullptr;
   std::optional<Hostlist> only;
-  if (!parse_node_filter(o.nodes, run->version.version, only, err)) return nullptr;
+  if (!parse_node_filter(o.nodes, run->version.version, only, err) ||
+      !check_node_filter(only, o.nodes, run->cluster, err))
+    return nullptr;
   auto a = std::make_unique<Analysis>();
+  a->input_unreadable = input_unreadable(*run);
   a->findings = report_stage(*run, o, *overrides, only);
   a->dropped = run->reporter.dropped();
   // Moving the SourceManager moves its vector of files, not the texts: views into them

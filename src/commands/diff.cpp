@@ -107,7 +107,8 @@ int run_diff(const DiffOptions& options, std::ostream& out, std::ostream& err) {
   } else {
     diff::write_report(report, *format, "diff", o.fail_level, out);
   }
-  return diff::exit_code(report, o.fail_level);
+  const bool unreadable = (before.analysis && before.analysis->input_unreadable) || after.analysis->input_unreadable;
+  return unreadable ? 2 : diff::exit_code(report, o.fail_level);
 }
 
 }  // namespace greslint

@@ -51,7 +51,8 @@ int run_hostlist_command(char mode, const VersionProfile& profile, const std::ve
       continue;
     }
     for (const HostlistError& e : r.errors) {
-      err << fmt::format("greslint: warning: Slurm {} logs an error for {} and then ignores that part\n", version, expr);
+      err << fmt::format("greslint: warning: Slurm {} logs an error for {} and then ignores that part\n", version,
+                         expr);
       show_at(err, expr, e, false);
     }
     for (const HostlistError& w : r.warnings) {
@@ -65,12 +66,8 @@ int run_hostlist_command(char mode, const VersionProfile& profile, const std::ve
 
   const Hostlist list(std::move(ranges));
   switch (mode) {
-    case 'c':
-      out << list.size() << '\n';
-      break;
-    case 'f':
-      out << fold_hostlist(list, FoldOrder::as_written) << '\n';
-      break;
+    case 'c': out << list.size() << '\n'; break;
+    case 'f': out << fold_hostlist(list, FoldOrder::as_written) << '\n'; break;
     default: {
       // Streamed in blocks: a legal list can hold millions of names. Performance: the names
       // are written straight into the block (HostRange::append_hosts), with no std::string

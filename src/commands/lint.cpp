@@ -70,14 +70,15 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   report.fingerprints = std::move(run->fingerprints);
   if (!write_report(o, report, *run, out, err)) return 2;
   note_dropped(*run, err);
+  if (run->input_unreadable) return 2;
   return exit_code_for(report.diagnostics, o.fail_level);
 }
 
 std::optional<FailLevel> parse_fail_level(std::string_view text) {
-  if (text == "error") return FailLevel::error;
-  if (text == "warning") return FailLevel::warning;
-  if (text == "note") return FailLevel::note;
-  if (text == "never") return FailLevel::never;
+  if (iequals(text, "error")) return FailLevel::error;
+  if (iequals(text, "warning")) return FailLevel::warning;
+  if (iequals(text, "note")) return FailLevel::note;
+  if (iequals(text, "never")) return FailLevel::never;
   return std::nullopt;
 }
 

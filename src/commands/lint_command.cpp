@@ -36,8 +36,9 @@ class LintCommand final : public Command {
       cmd.add_option("--write-baseline", o_.write_baseline, "record every finding in FILE, a baseline to commit");
     }
     if (kind_ == Kind::nodes)
-      cmd.add_option("--verdict", o_.verdicts, "only nodes with these verdicts (ok, degraded, drain, slurmd-fatal, "
-                                               "slurmctld-fatal; comma separated)")
+      cmd.add_option("--verdict", o_.verdicts,
+                     "only nodes with these verdicts (ok, degraded, drain, slurmd-fatal, "
+                     "slurmctld-fatal; comma separated)")
           ->delimiter(',');
   }
 
@@ -50,7 +51,9 @@ class LintCommand final : public Command {
     o_.fail_level = *level;
     o_.format_given = app_->count("--format") > 0;
     o_.fail_level_given = app_->count("--fail-level") > 0;
-    o_.color = wants_color(text_.color);
+    auto color = checked_color(text_.color, err);
+    if (!color) return 2;
+    o_.color = *color;
     return kind_ == Kind::lint ? run_lint(o_, out, err) : run_nodes(o_, out, err);
   }
 

@@ -76,8 +76,8 @@ bool reader_findings_ok(const Reporter& out, const SourceManager& sources, const
     if (d.rule->id == "GRS004") continue;  // a repeated key: the last one wins, as in Slurm
     if (d.rule->id == "GRS002") {
       std::string key(sources.text(d.span));
-      fail(d.span, fmt::format("unknown key {} (known: FailLevel, Format, Ignore, Select, Severity, SlurmVersion){}", key,
-                               d.help.rfind("did you mean", 0) == 0 ? "; " + d.help : ""));
+      fail(d.span, fmt::format("unknown key {} (known: FailLevel, Format, Ignore, Select, Severity, SlurmVersion){}",
+                               key, d.help.rfind("did you mean", 0) == 0 ? "; " + d.help : ""));
     } else {
       fail(d.span, d.message + (d.help.empty() ? "" : " (" + d.help + ")"));
     }
@@ -116,6 +116,27 @@ bool load_config_file(LintOptions& o, std::ostream& err) {
   return ok;
 }
 
+bool check_node_filter(const std::optional<Hostlist>& only, const std::string& text, const Cluster& cluster,
+                       std::ostream& err) {
+  if (!only) return true;
+  std::size_t known = 0;
+  for (const std::string& name : cluster.node_names) known += only->contains(name) ? 1 : 0;
+  if (known == 0) {
+    err << fmt::format("greslint: --nodes {} names no node of this slurm.conf\n", sanitize_for_output(text));
+    return false;
+  }
+  if (known < only->size())
+    err << fmt::format("greslint: note: {} of the {} hosts in --nodes are not slurm.conf nodes\n",
+                       only->size() - known, only->size());
+  return true;
+}
+
+bool input_unreadable(const Run& run) {
+  return std::any_of(run.reporter.diagnostics().begin(), run.reporter.diagnostics().end(), [](const Diagnostic& d) {
+    return d.rule && d.rule->id == "GRS008" && d.effect != Effect::none;
+  });
+}
+
 bool parse_node_filter(const std::string& nodes, SlurmVersion v, std::optional<Hostlist>& only, std::ostream& err) {
   if (nodes.empty()) return true;
   auto l = parse_hostlist(nodes, Span{}, VersionProfile(v));
@@ -127,21 +148,54 @@ bool parse_node_filter(const std::string& nodes, SlurmVersion v, std::optional<H
   return true;
 }
 
+const RuleInfo* find_rule_any_case(std::string_view id_or_name) {
+  for (const RuleInfo* r : all_rules())
+    if (iequals(r->id, id_or_name) || iequals(r->name, id_or_name)) return r;
+  return nullptr;
+}
+
 bool rule_selected(const RuleInfo& r, const LintOptions& o) {
   auto listed = [&](const std::vector<std::string>& ids) {
     return std::any_of(ids.begin(), ids.end(), [&](const std::string& id) {
-      return iequals(id, r.id) || id == r.name || (id.size() < r.id.size() && iequals(r.id.substr(0, id.size()), id));
+      return iequals(id, r.id) || iequals(id, r.name) || (id.size() < r.id.size() && iequals(r.id.substr(0, id.size()), id));
     });
   };
   if (!o.select.empty() && !listed(o.select)) return false;
   return !listed(o.ignore);
 }
 
+namespace {
+
+/// PATH naming the gres.conf or cgroup.conf beside a slurm.conf means that slurm.conf:
+/// Slurm reads those files only through it. nullopt (with a message) when there is none.
+std::optional<std::string> slurm_conf_for(const std::string& path, std::ostream& err) {
+  const std::string base = path.substr(path.find_last_of('/') + 1);
+  if (base != "gres.conf" && base != "cgroup.conf") return path;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) return path;
+  const std::string dir = dirname_of(path);
+  const std::string slurm_conf = join_path(dir, "slurm.conf");
+  if (::stat(slurm_conf.c_str(), &st) != 0) {
+    err << fmt::format("greslint: {} is a {}; greslint lints a slurm.conf and reads the {} beside it, and {} holds "
+                       "no slurm.conf\n",
+                       path, base, base, dir);
+    return std::nullopt;
+  }
+  err << fmt::format("greslint: note: {} is read through the slurm.conf beside it: linting {}\n", base, slurm_conf);
+  return slurm_conf;
+}
+
+}  // namespace
+
 std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err) {
   auto version = resolve_slurm_version(o.slurm_version, err);
   if (!version) return nullptr;
-  auto conf = locate_slurm_conf(o.paths.empty() ? std::string() : o.paths.front(), err);
+  spdlog::debug("Slurm {} profile ({})", version->version.str(), version->source);
+  auto path = slurm_conf_for(o.paths.empty() ? std::string() : o.paths.front(), err);
+  if (!path) return nullptr;
+  auto conf = locate_slurm_conf(*path, err);
   if (!conf) return nullptr;
+  spdlog::debug("slurm.conf: {}", *conf);
   auto run = std::make_unique<Run>();
   run->version = *version;
   run->slurm_conf = *conf;
@@ -153,6 +207,8 @@ std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err) {
   run->cluster = analyze(in, profile, run->sources, run->reporter);
   for (std::size_t i = 0; i < run->sources.file_count(); ++i)
     run->inputs.push_back(run->sources.path(FileId{std::uint16_t(i)}));
+  spdlog::debug("read {} file(s): {} nodes in {} node classes, {} findings before filtering", run->inputs.size(),
+                run->cluster.node_names.size(), run->cluster.classes.size(), run->reporter.diagnostics().size());
   return run;
 }
 
@@ -160,7 +216,7 @@ std::optional<SeverityOverrides> parse_severity_overrides(const std::vector<std:
   SeverityOverrides overrides;
   for (const std::string& item : items) {
     auto eq = item.find('=');
-    const RuleInfo* rule = eq == std::string::npos ? nullptr : find_rule(item.substr(0, eq));
+    const RuleInfo* rule = eq == std::string::npos ? nullptr : find_rule_any_case(item.substr(0, eq));
     auto level = eq == std::string::npos ? std::nullopt : parse_severity(item.substr(eq + 1));
     if (!rule || !level) {
       err << fmt::format("greslint: severity override '{}' must be ID=error|warning|note\n", item);
@@ -174,7 +230,7 @@ std::optional<SeverityOverrides> parse_severity_overrides(const std::vector<std:
 bool check_rule_names(const LintOptions& o, std::ostream& err) {
   for (const auto* list : {&o.select, &o.ignore})
     for (const std::string& id : *list)
-      if (!find_rule(id) && !std::any_of(all_rules().begin(), all_rules().end(), [&](const RuleInfo* r) {
+      if (!find_rule_any_case(id) && !std::any_of(all_rules().begin(), all_rules().end(), [&](const RuleInfo* r) {
             return id.size() >= 4 && iequals(r->id.substr(0, std::min(id.size(), r->id.size())), id);
           })) {
         err << fmt::format("greslint: unknown rule '{}' (see greslint rules)\n", id);
@@ -185,8 +241,10 @@ bool check_rule_names(const LintOptions& o, std::ostream& err) {
 
 namespace {
 
+/// Whether --nodes keeps `d`. A finding that names no nodes concerns the whole cluster
+/// (a slurm.conf setting, slurmctld itself), so it stays.
 bool affects(const Diagnostic& d, const Hostlist& only, SlurmVersion v) {
-  if (d.nodes.empty()) return false;
+  if (d.nodes.empty()) return true;
   auto l = parse_hostlist(d.nodes, Span{}, VersionProfile(v));
   bool hit = false;
   if (l.ok()) l.list->for_each([&](const std::string& h, const HostRange&) { hit = hit || only.contains(h); });

@@ -25,6 +25,9 @@ bool load_config_file(LintOptions& o, std::ostream& err);
 /// --nodes: the hosts findings and rows are restricted to; false (with a message) if invalid.
 bool parse_node_filter(const std::string& nodes, SlurmVersion v, std::optional<Hostlist>& only, std::ostream& err);
 
+/// A rule by id or name in any case, as every option naming rules takes them.
+const RuleInfo* find_rule_any_case(std::string_view id_or_name);
+
 /// --select and --ignore: whether findings of `r` are reported.
 bool rule_selected(const RuleInfo& r, const LintOptions& o);
 
@@ -37,6 +40,15 @@ struct Run {
   std::string slurm_conf;
   std::vector<std::string> inputs;
 };
+
+/// --nodes that names no node of `cluster` is a usage error (false, with a message); hosts
+/// that are not nodes get a note.
+bool check_node_filter(const std::optional<Hostlist>& only, const std::string& text, const Cluster& cluster,
+                       std::ostream& err);
+
+/// An input file could not be read (GRS008): the run ends with exit 2 whatever the
+/// filters, since nothing can be said about that file.
+bool input_unreadable(const Run& run);
 
 /// Resolves the release, finds slurm.conf and analyzes it; nullptr (with a message) when
 /// either fails.

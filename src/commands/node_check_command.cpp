@@ -35,7 +35,9 @@ class NodeCheckCommand final : public Command {
     if (!level) return 2;
     o_.format = *format;
     o_.fail_level = *level;
-    o_.color = wants_color(text_.color);
+    auto color = checked_color(text_.color, err);
+    if (!color) return 2;
+    o_.color = *color;
     return run_node_check(o_, out, err);
   }
 

@@ -33,7 +33,8 @@ ClusterVerdict cluster_verdict(const Run& run) {
   const Diagnostic* first = nullptr;
   for (const Diagnostic& d : run.reporter.diagnostics())
     if (d.effect == Effect::fatal && d.daemon == Daemon::slurmctld &&
-        (!first || std::make_pair(d.span.file.index, d.span.begin) < std::make_pair(first->span.file.index, first->span.begin)))
+        (!first ||
+         std::make_pair(d.span.file.index, d.span.begin) < std::make_pair(first->span.file.index, first->span.begin)))
       first = &d;
   if (first) return {Verdict::slurmctld_fatal, first->slurm_message.empty() ? first->message : first->slurm_message};
   const Cluster& c = run.cluster;
@@ -63,7 +64,8 @@ int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) 
   if (!run) return 2;
   const Cluster& c = run->cluster;
   std::optional<Hostlist> only;
-  if (!parse_node_filter(o.nodes, run->version.version, only, err)) return 2;
+  if (!parse_node_filter(o.nodes, run->version.version, only, err) || !check_node_filter(only, o.nodes, c, err))
+    return 2;
   NodesReport report;
   report.cluster = &c;
   report.verdict = cluster_verdict(*run);

@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 
+#include "util.hpp"
+
 namespace greslint::cli {
 
 void add_format_option(CLI::App& cmd, ReportOptionText& text) {
@@ -19,8 +21,12 @@ void add_color_option(CLI::App& cmd, ReportOptionText& text) {
   cmd.add_option("--color", text.color, "auto|always|never")->capture_default_str();
 }
 
-bool wants_color(const std::string& when) {
-  return when == "always" || (when == "auto" && ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR"));
+std::optional<bool> checked_color(const std::string& when, std::ostream& err) {
+  if (iequals(when, "always")) return true;
+  if (iequals(when, "never")) return false;
+  if (iequals(when, "auto")) return ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+  err << "greslint: --color takes auto, always or never\n";
+  return std::nullopt;
 }
 
 std::optional<Format> checked_format(const std::string& text, std::ostream& err) {

@@ -22,8 +22,9 @@ void add_format_option(CLI::App& cmd, ReportOptionText& text);
 void add_fail_level_option(CLI::App& cmd, ReportOptionText& text);
 void add_color_option(CLI::App& cmd, ReportOptionText& text);
 
-/// --color: "always", or "auto" on a terminal unless NO_COLOR is set.
-bool wants_color(const std::string& when);
+/// --color auto|always|never (any case): whether to colour, "auto" meaning on a terminal
+/// unless NO_COLOR is set; nullopt after a message on `err` for any other word.
+std::optional<bool> checked_color(const std::string& when, std::ostream& err);
 /// The checked --format, or nullopt after a message on `err`.
 std::optional<Format> checked_format(const std::string& text, std::ostream& err);
 /// The checked --fail-level, or nullopt after a message on `err`.

@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // `greslint rules` (the rule list) and `greslint explain ID` (a rule's documentation).
+#include <algorithm>
+#include <fmt/format.h>
+
 #include "commands/command.hpp"
+#include "commands/report_options.hpp"
+#include "emit/emit_detail.hpp"
+#include "commands/lint_session.hpp"
 #include "greslint/registry.hpp"
+#include "util.hpp"
 
 namespace greslint::cli {
 namespace {
@@ -9,27 +16,55 @@ namespace {
 class RulesCommand final : public Command {
  public:
   void add_to(CLI::App& app) override {
-    app_ = app.add_subcommand("rules", "list every rule (id, name, severity, summary)");
+    app_ = app.add_subcommand("rules", "list every rule (id, name, severity, effect, summary)");
+    app_->add_option("--format", format_, "text|json")->capture_default_str();
   }
 
-  int run(std::ostream& out, std::ostream&) override {
+  int run(std::ostream& out, std::ostream& err) override {
+    if (iequals(format_, "json")) return json(out);
+    if (!iequals(format_, "text")) {
+      err << "greslint: rules --format takes text or json\n";
+      return 2;
+    }
+    std::size_t name_width = 0;
+    for (const RuleInfo* r : all_rules()) name_width = std::max(name_width, r->name.size());
     for (const RuleInfo* r : all_rules())
-      out << r->id << "  " << r->name << "  " << to_string(r->severity) << "  " << r->summary << "\n";
+      out << fmt::format("{}  {:<{}}  {:<7}  {}\n", r->id, r->name, name_width, to_string(r->severity), r->summary);
     return 0;
   }
+
+ private:
+  static int json(std::ostream& out) {
+    emit_detail::JsonWriter w(out);
+    w.begin_array();
+    for (const RuleInfo* r : all_rules()) {
+      w.begin_object();
+      w.key("id").string(r->id);
+      w.key("name").string(r->name);
+      w.key("severity").string(to_string(r->severity));
+      w.key("effect").string_or_null(emit_detail::effect_name(r->effect));
+      w.key("daemon").string_or_null(emit_detail::daemon_name(r->daemon));
+      w.key("summary").string(r->summary);
+      w.end_object();
+    }
+    w.end_array();
+    return 0;
+  }
+
+  std::string format_ = "text";
 };
 
 class ExplainCommand final : public Command {
  public:
   void add_to(CLI::App& app) override {
     app_ = app.add_subcommand("explain", "print a rule's documentation");
-    app_->add_option("ID", id_, "rule id or name")->required();
+    app_->add_option("ID", id_, "rule id or name (any case)")->required();
   }
 
   int run(std::ostream& out, std::ostream& err) override {
-    const RuleInfo* r = find_rule(id_);
+    const RuleInfo* r = find_rule_any_case(id_);
     if (!r) {
-      err << "greslint: unknown rule '" << id_ << "'\n";
+      err << "greslint: unknown rule '" << id_ << "' (see greslint rules)\n";
       return 2;
     }
     std::string_view doc = rule_doc(r->id);

@@ -167,6 +167,8 @@ int run_upgrade(const UpgradeOptions& options, std::ostream& out, std::ostream& 
     case diff::OutputFormat::markdown: write_markdown(path, from->source, steps, net, label, sink); break;
     case diff::OutputFormat::json: write_json(path, from->source, steps, net, o.fail_level, sink); break;
   }
+  if (std::any_of(sides.begin(), sides.end(), [](const diff::Snapshot& s) { return s.analysis->input_unreadable; }))
+    return 2;
   return diff::exit_code(net, o.fail_level);
 }
 

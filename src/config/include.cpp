@@ -58,12 +58,12 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
   }
   const std::string path = uses_cluster ? expand_cluster_name(name, cluster_name_) : name;
   if (profile_.include_glob_is_error() && path.find('*') != std::string::npos) {
-    fail(fmt::format("Slurm {} does not expand '*' in Include {}", profile_.version().str(), name),
-         failed_line, "list each included file on its own Include line");
+    fail(fmt::format("Slurm {} does not expand '*' in Include {}", profile_.version().str(), name), failed_line,
+         "list each included file on its own Include line");
     return;
   }
-  std::string base = profile_.include_relative_to_including_file() ? dirname_of(sources_.path(file))
-                                                                   : options_.slurm_conf_dir;
+  std::string base =
+      profile_.include_relative_to_including_file() ? dirname_of(sources_.path(file)) : options_.slurm_conf_dir;
   std::string full = path.empty() || path[0] == '/' ? path : join_path(base, path);
   if (!only_space(s.substr(fn_end))) parse_error(file, l, fn_end, result);
   if (include_refused(name, full, [&](std::string message, std::string help) {
@@ -76,19 +76,18 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
     const int stat_errno = errno;
     if (stat_errno != ENOENT && stat_errno != ENOTDIR) {
       // A symlink loop, a path too long, a directory we may not search: not "missing".
-      fail(fmt::format("included file {} cannot be read: {}", full, std::strerror(stat_errno)),
-           failed_line, "point the Include at a readable regular file");
+      fail(fmt::format("included file {} cannot be read: {}", full, std::strerror(stat_errno)), failed_line,
+           "point the Include at a readable regular file");
       return;
     }
     if (!path.empty() && path[0] != '/') {
       // The other releases' base directory: what the admin probably meant.
-      std::string other = join_path(profile_.include_relative_to_including_file() ? options_.slurm_conf_dir
-                                                                                  : dirname_of(sources_.path(file)),
-                                    path);
+      std::string other = join_path(
+          profile_.include_relative_to_including_file() ? options_.slurm_conf_dir : dirname_of(sources_.path(file)),
+          path);
       if (::stat(other.c_str(), &st) == 0) recover(other, result, depth);
     }
-    fail(fmt::format("included file {} does not exist", full),
-         failed_line,
+    fail(fmt::format("included file {} does not exist", full), failed_line,
          profile_.include_relative_to_including_file()
              ? "Slurm 22.05 resolves a relative Include against the folder of the file that holds it"
              : "Slurm 23.02+ resolves a relative Include against the folder of slurm.conf");

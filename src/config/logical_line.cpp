@@ -138,9 +138,11 @@ LogicalLine next_logical_line(FileId file, std::string_view text, std::uint32_t&
     int run = 0;
     while (scan > pos) {
       char c = text[scan - 1];
-      if (c == '\\') ++run;
-      else if (is_space(c) && run == 0) {}
-      else break;
+      if (c == '\\')
+        ++run;
+      else if (is_space(c) && run == 0) {
+      } else
+        break;
       --scan;
     }
     const bool continued = run % 2 == 1;

@@ -33,8 +33,8 @@ class OffsetMap {
   }
   std::uint32_t operator[](std::size_t index) const {
     if (index >= size_) return end_;
-    auto run = std::upper_bound(runs_.begin(), runs_.end(), index,
-                                [](std::size_t i, const Run& r) { return i < r.index; });
+    auto run =
+        std::upper_bound(runs_.begin(), runs_.end(), index, [](std::size_t i, const Run& r) { return i < r.index; });
     --run;  // runs_ starts at index 0, so a run at or before `index` exists
     return run->source + std::uint32_t(index - run->index);
   }
@@ -51,8 +51,8 @@ class OffsetMap {
 
 struct LogicalLine {
   std::string text;
-  OffsetMap offsets;                   // file offset of each byte of text; [text.size()] = end
-  std::vector<std::size_t> joins;      // cooked indexes where a continuation joined lines
+  OffsetMap offsets;               // file offset of each byte of text; [text.size()] = end
+  std::vector<std::size_t> joins;  // cooked indexes where a continuation joined lines
   std::uint32_t first_line = 0;
   std::uint32_t begin = 0;
   std::uint32_t end = 0;

@@ -195,8 +195,8 @@ ConfigFile parse_config_text(FileId file, const ReadOptions& options, const Vers
   return result;
 }
 
-ConfigFile read_config_file(const std::string& path, const ReadOptions& options,
-                            const VersionProfile& profile, SourceManager& sources, Reporter& out) {
+ConfigFile read_config_file(const std::string& path, const ReadOptions& options, const VersionProfile& profile,
+                            SourceManager& sources, Reporter& out) {
   ConfigFile result;
   result.path = path;
   struct stat st {};

@@ -29,14 +29,15 @@ inline constexpr std::size_t kMaxSourceBytes = 2 * kMaxFileBytes;
 // lines (6 million `NodeName=a`) took 1.6 GB before this limit.
 inline constexpr std::size_t kMaxDirectives = std::size_t(1) << 20;
 
-inline Daemon daemon_for(KeyTable table) {
-  return table == KeyTable::gres_conf ? Daemon::slurmd : Daemon::slurmctld;
-}
+inline Daemon daemon_for(KeyTable table) { return table == KeyTable::gres_conf ? Daemon::slurmd : Daemon::slurmctld; }
 
 class Reader {
  public:
   Reader(const ReadOptions& options, const VersionProfile& profile, SourceManager& sources, Reporter& out)
-      : options_(options), profile_(profile), sources_(sources), out_(out),
+      : options_(options),
+        profile_(profile),
+        sources_(sources),
+        out_(out),
         cluster_name_(to_lower(options.cluster_name)) {
     for (std::size_t i = 0; i < sources_.file_count(); ++i) bytes_read_ += sources_.text(FileId{std::uint16_t(i)}).size();
   }

@@ -36,15 +36,14 @@ void Reader::duplicate(const KeyValue& first, const KeyValue& again) {
   if (out_.skip(rules::GRS004)) return;  // past the limit: counted, not formatted
   const char* n = again.spec->type == ValueType::pointer ? "2" : "1";
   out_.report(rules::GRS004, again.key_span,
-              fmt::format("{} is given more than once; Slurm uses the last value ({})", again.spec->name,
-                          again.value))
+              fmt::format("{} is given more than once; Slurm uses the last value ({})", again.spec->name, again.value))
       .slurm(fmt::format("{} {} specified more than once, latest value used", again.spec->name, n))
       .related(first.key_span, fmt::format("first given here as {}={}", first.key, first.value))
       .help("keep a single occurrence");
 }
 
 void Reader::unknown_key(FileId file, const LogicalLine& l, const KvMatch& m, KeyTable table, bool in_record,
-                 ConfigFile& result) {
+                         ConfigFile& result) {
   std::string key = l.text.substr(m.key_begin, m.key_end - m.key_begin);
   Span span = span_of(file, l, m.key_begin, m.key_end);
   // Past the cap the finding is dropped: skip the "did you mean" search over every key.
@@ -80,25 +79,24 @@ void Reader::parse_error(FileId file, const LogicalLine& l, std::size_t from, Co
     while (!rest.empty() && is_space(rest.front())) rest.remove_prefix(1);
     std::string name(rest.substr(0, rest.find_first_of(" \t")));
     if (!name.empty() && name.find('%') == std::string::npos) {
-      std::string base = profile_.include_relative_to_including_file() ? dirname_of(sources_.path(file))
-                                                                       : options_.slurm_conf_dir;
+      std::string base =
+          profile_.include_relative_to_including_file() ? dirname_of(sources_.path(file)) : options_.slurm_conf_dir;
       recover(name[0] == '/' ? name : join_path(base, name), result, 0);
     }
-  }
-  else if (from == 0 && std::string_view(l.text).substr(b, e - b).find('=') == std::string_view::npos)
+  } else if (from == 0 && std::string_view(l.text).substr(b, e - b).find('=') == std::string_view::npos)
     help = "every line must be Key=Value";
   else if (from == 0)
     help = "write the value right after '=', or use Key=\"\" for an empty value";
   else if (options_.table == KeyTable::slurm_conf || options_.table == KeyTable::gres_conf ||
            options_.table == KeyTable::cgroup_conf)
-    help = "only record lines (NodeName=, PartitionName=, Name=, ...) take several Key=Value pairs; "
-           "put each setting on its own line";
+    help =
+        "only record lines (NodeName=, PartitionName=, Name=, ...) take several Key=Value pairs; "
+        "put each setting on its own line";
   if (out_.skip(rules::GRS001)) {  // past the limit: counted, not formatted
     result.failed = true;
     return;
   }
-  out_.report(rules::GRS001, span_of(file, l, b, e),
-              fmt::format("Slurm cannot parse \"{}\" on this line", shown))
+  out_.report(rules::GRS001, span_of(file, l, b, e), fmt::format("Slurm cannot parse \"{}\" on this line", shown))
       .slurm(fmt::format("Parse error in file {} line {}: \"{}\"", sources_.path(file), l.first_line, leftover))
       .effect(Effect::fatal, daemon_for(options_.table))
       .help(help);

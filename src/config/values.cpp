@@ -88,10 +88,14 @@ bool convert_uint16(KeyName k, const std::string& v, std::string& error) {
     error = fmt::format("{:.{}} value \"{}\" is not a valid number", k.key, k.len, v);
     return false;
   }
-  if (errno == ERANGE) error = fmt::format("{:.{}} value ({}) is out of range", k.key, k.len, v);
-  else if (!v.empty() && v[0] == '-') error = fmt::format("{:.{}} value ({}) is less than zero", k.key, k.len, v);
-  else if (n > 0xffff) error = fmt::format("{:.{}} value ({}) is greater than 65535", k.key, k.len, v);
-  else return true;
+  if (errno == ERANGE)
+    error = fmt::format("{:.{}} value ({}) is out of range", k.key, k.len, v);
+  else if (!v.empty() && v[0] == '-')
+    error = fmt::format("{:.{}} value ({}) is less than zero", k.key, k.len, v);
+  else if (n > 0xffff)
+    error = fmt::format("{:.{}} value ({}) is greater than 65535", k.key, k.len, v);
+  else
+    return true;
   return false;
 }
 
@@ -108,11 +112,14 @@ bool convert_unsigned(KeyName k, bool is32, const std::string& v, std::string& e
     error = fmt::format("{:.{}} value ({}) is not a valid number", k.key, k.len, v);
     return false;
   }
-  if (errno == ERANGE) error = fmt::format("{:.{}} value ({}) is out of range", k.key, k.len, v);
-  else if (!v.empty() && v[0] == '-') error = fmt::format("{:.{}} value ({}) is less than zero", k.key, k.len, v);
+  if (errno == ERANGE)
+    error = fmt::format("{:.{}} value ({}) is out of range", k.key, k.len, v);
+  else if (!v.empty() && v[0] == '-')
+    error = fmt::format("{:.{}} value ({}) is less than zero", k.key, k.len, v);
   else if (is32 && n > 0xffffffffULL)
     error = fmt::format("{:.{}} value ({}) is greater than 4294967295", k.key, k.len, v);
-  else return true;
+  else
+    return true;
   return false;
 }
 

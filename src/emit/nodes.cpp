@@ -19,13 +19,17 @@ constexpr std::uint64_t kNodesSchemaVersion = 1;
 constexpr std::size_t kMaxNodesColumn = 40;
 
 void optional_string(JsonWriter& w, const std::optional<std::string>& s) {
-  if (s) w.string(*s);
-  else w.null();
+  if (s)
+    w.string(*s);
+  else
+    w.null();
 }
 
 void optional_bool(JsonWriter& w, const std::optional<bool>& b) {
-  if (b) w.boolean(*b);
-  else w.null();
+  if (b)
+    w.boolean(*b);
+  else
+    w.null();
 }
 
 void gres_json(JsonWriter& w, const EffectiveGres& g) {
@@ -86,9 +90,9 @@ struct RowGroup {
 };
 
 std::string row_key(const NodeClass& cls) {
-  std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}", to_string(cls.verdict), cls.reason,
-                                cls.gpus_isolated ? int(*cls.gpus_isolated) : 2,
-                                cls.gpus_accounted ? int(*cls.gpus_accounted) : 2);
+  std::string key =
+      fmt::format("{}\x1f{}\x1f{}\x1f{}", to_string(cls.verdict), cls.reason,
+                  cls.gpus_isolated ? int(*cls.gpus_isolated) : 2, cls.gpus_accounted ? int(*cls.gpus_accounted) : 2);
   for (const EffectiveGres& g : cls.gres)
     key += fmt::format("\x1e{}\x1f{}\x1f{}\x1f{}\x1f{}", g.name, g.type.value_or("\x01"), g.count,
                        g.files.value_or("\x01"), g.cores.value_or("\x01"));
@@ -127,8 +131,13 @@ void add_rows(const RowGroup& g, std::vector<Row>& rows) {
   auto yes_no = [](const std::optional<bool>& b) { return b ? (*b ? "yes" : "no") : ""; };
   const NodeClass& cls = *g.cls;
   const std::string folded = fold_hostnames(g.names);
-  Row first{sanitize_for_output(nodes_cell(folded, g.names.size())), std::string(to_string(cls.verdict)), "-", "", "",
-            yes_no(cls.gpus_isolated), yes_no(cls.gpus_accounted),
+  Row first{sanitize_for_output(nodes_cell(folded, g.names.size())),
+            std::string(to_string(cls.verdict)),
+            "-",
+            "",
+            "",
+            yes_no(cls.gpus_isolated),
+            yes_no(cls.gpus_accounted),
             sanitize_for_output(node_reason(cls, g.names.size() == 1 ? g.names.front() : folded))};
   for (std::size_t i = 0; i < cls.gres.size(); ++i) {
     const EffectiveGres& e = cls.gres[i];
@@ -144,14 +153,14 @@ void add_rows(const RowGroup& g, std::vector<Row>& rows) {
 void print_table(const std::vector<Row>& rows, std::ostream& out) {
   std::array<std::size_t, 7> w{};
   for (const Row& r : rows) {
-    const std::array<const std::string*, 7> cells{&r.nodes, &r.verdict, &r.gres, &r.files, &r.cores, &r.isolated,
-                                                  &r.accounted};
+    const std::array<const std::string*, 7> cells{&r.nodes, &r.verdict,  &r.gres,     &r.files,
+                                                  &r.cores, &r.isolated, &r.accounted};
     for (std::size_t i = 0; i < w.size(); ++i) w[i] = std::max(w[i], cells[i]->size());
   }
   for (const Row& r : rows) {
-    std::string line = fmt::format("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {}", r.nodes, w[0],
-                                   r.verdict, w[1], r.gres, w[2], r.files, w[3], r.cores, w[4], r.isolated, w[5],
-                                   r.accounted, w[6], r.reason);
+    std::string line =
+        fmt::format("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {}", r.nodes, w[0], r.verdict, w[1],
+                    r.gres, w[2], r.files, w[3], r.cores, w[4], r.isolated, w[5], r.accounted, w[6], r.reason);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
   }
@@ -183,8 +192,10 @@ void nodes_text(const NodesReport& report, std::ostream& out) {
 }  // namespace emit_detail
 
 void emit_nodes(Format format, const NodesReport& report, const EmitOptions&, std::ostream& out) {
-  if (format == Format::json) emit_detail::nodes_json(report, out);
-  else emit_detail::nodes_text(report, out);
+  if (format == Format::json)
+    emit_detail::nodes_json(report, out);
+  else
+    emit_detail::nodes_text(report, out);
 }
 
 }  // namespace greslint

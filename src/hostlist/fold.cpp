@@ -49,7 +49,6 @@ bool push_joins(SlurmRange& tail, SlurmRange& hr) noexcept {
   return tail.hi == hr.lo - 1 && prefix_cmp(tail, hr) == 0 && width_combine(tail, hr);
 }
 
-
 /// glibc 2.36's qsort is a top-down merge sort; Slurm's comparator rewrites widths as it
 /// goes, so the exact sequence of comparisons is part of the result.
 void merge_sort(std::vector<SlurmRange*>& v, std::size_t b, std::size_t n, std::vector<SlurmRange*>& tmp) {
@@ -203,12 +202,8 @@ std::deque<SlurmRange> slurm_ranges(const Hostlist& l, std::deque<std::string>& 
   for (const HostlistAccess::RunView& run : HostlistAccess::runs(l)) {
     const HostRange& first = *run.first;
     switch (kind_of(first)) {
-      case Kind::single:
-        out.push_back(SlurmRange{first.prefix, 0, 0, 0, true});
-        break;
-      case Kind::numeric:
-        out.push_back(SlurmRange{first.prefix, run.lo, run.hi, run.width, false});
-        break;
+      case Kind::single: out.push_back(SlurmRange{first.prefix, 0, 0, 0, true}); break;
+      case Kind::numeric: out.push_back(SlurmRange{first.prefix, run.lo, run.hi, run.width, false}); break;
       case Kind::suffixed:
         for (std::uint64_t i = 0; i < first.count(); ++i) {
           names.push_back(first.host(i));

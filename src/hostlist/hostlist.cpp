@@ -96,9 +96,9 @@ class Hostlist::Index {
     std::uint32_t run;
   };
   struct Group {
-    std::uint32_t run;  ///< any run with this prefix, to read the prefix back
-    std::vector<Entry> entries;          ///< sorted by lo
-    std::vector<std::uint64_t> max_hi;   ///< running maximum of hi over entries[0..i]
+    std::uint32_t run;                  ///< any run with this prefix, to read the prefix back
+    std::vector<Entry> entries;         ///< sorted by lo
+    std::vector<std::uint64_t> max_hi;  ///< running maximum of hi over entries[0..i]
   };
   using Buckets = std::unordered_map<std::size_t, std::vector<std::uint32_t>>;
 
@@ -127,9 +127,7 @@ Hostlist::Index::Index(const Hostlist& list) {
     const Run& run = list.runs_[ri];
     const HostRange& first = list.ranges_[run.first];
     switch (kind_of(first)) {
-      case Kind::single:
-        singles_[hash(first.prefix)].push_back(ri);
-        break;
+      case Kind::single: singles_[hash(first.prefix)].push_back(ri); break;
       case Kind::suffixed:
         suffixed_[hash(first.prefix)].push_back(ri);
         add_length(suffixed_lengths_, first.prefix.size());
@@ -257,15 +255,9 @@ const HostRange* Hostlist::find_linear(std::string_view host) const {
     const HostRange& first = ranges_[run.first];
     bool hit = false;
     switch (kind_of(first)) {
-      case Kind::single:
-        hit = first.prefix == host;
-        break;
-      case Kind::suffixed:
-        hit = suffixed_range_holds(first, host);
-        break;
-      case Kind::numeric:
-        hit = digit_tail && numeric_run_holds(first.prefix, run.lo, run.hi, run.width, host);
-        break;
+      case Kind::single: hit = first.prefix == host; break;
+      case Kind::suffixed: hit = suffixed_range_holds(first, host); break;
+      case Kind::numeric: hit = digit_tail && numeric_run_holds(first.prefix, run.lo, run.hi, run.width, host); break;
     }
     if (hit) return range_of(ri, host);
   }

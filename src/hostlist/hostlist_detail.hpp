@@ -159,14 +159,15 @@ inline Kind kind_of(const HostRange& r) noexcept {
 
 /// Slurm passes the matched number through an int before the width test.
 inline std::uint64_t through_int(std::uint64_t v) noexcept {
-  return static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v))));
+  return static_cast<std::uint64_t>(
+      static_cast<std::int64_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v))));
 }
 
 /// Membership in a merged numeric hostrange. Slurm re-splits the queried name at the
 /// range's prefix length whenever the natural split differs, so the test below is what its
 /// stateful walk amounts to for every range.
 inline bool numeric_run_holds(std::string_view prefix, std::uint64_t lo, std::uint64_t hi, int width,
-                       std::string_view host) noexcept {
+                              std::string_view host) noexcept {
   if (prefix.size() > host.size() || host.compare(0, prefix.size(), prefix) != 0) return false;
   const std::uint64_t num = parse_ulong(host.substr(prefix.size())).value;
   if (num > hi || num < lo) return false;
@@ -190,7 +191,6 @@ inline bool suffixed_range_holds(const HostRange& r, std::string_view host) noex
 }
 
 inline bool ends_in_digit(std::string_view s) noexcept { return !s.empty() && c_isdigit(s.back()); }
-
 
 /// Slurm's hostrange as its list-level algorithms see it (sort, coalesce, fold).
 struct SlurmRange {

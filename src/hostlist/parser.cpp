@@ -181,7 +181,8 @@ class Parser {
         return Status::invalid;
       }
       const std::string host = open > 0 ? std::string(tok.substr(0, open)) + "]" : std::string(tok.substr(open + 1));
-      warning(expr, fmt::format("`{}' has no `]'; Slurm 22.05 reads it as the host `{}' (23.02 rejects it)", tok, host));
+      warning(expr,
+              fmt::format("`{}' has no `]'; Slurm 22.05 reads it as the host `{}' (23.02 rejects it)", tok, host));
       if (!account(1, 1, expr)) return Status::invalid;
       push_host(host, expr);
       return Status::ok;
@@ -200,8 +201,8 @@ class Parser {
     for (const Item& it : top)
       if (it.hi == kULongMax && it.lo < it.hi) {
         error(span(it.begin, it.end),
-              fmt::format("range `{}' reaches {}; Slurm cannot step through it", text_.substr(it.begin, it.end - it.begin),
-                          kULongMax),
+              fmt::format("range `{}' reaches {}; Slurm cannot step through it",
+                          text_.substr(it.begin, it.end - it.begin), kULongMax),
               false);
         return Status::invalid;
       }
@@ -254,9 +255,9 @@ class Parser {
       return std::all_of(t.begin(), t.end(), [](char c) { return c_isdigit(c); });
     };
     if (!plain(lo_text) || !plain(hi_text)) {
-      warning(span(b, e), fmt::format("`{}' is not plain digits; Slurm reads it as {} padded to width {}", item,
-                                      lo.value == hi ? std::to_string(hi) : fmt::format("{}-{}", lo.value, hi),
-                                      lo_text.size()));
+      warning(span(b, e),
+              fmt::format("`{}' is not plain digits; Slurm reads it as {} padded to width {}", item,
+                          lo.value == hi ? std::to_string(hi) : fmt::format("{}-{}", lo.value, hi), lo_text.size()));
     }
     return true;
   }
@@ -342,9 +343,8 @@ class Parser {
   void count_deeper_level(Level& l) {
     for (const Item& it : l.items) {
       if (l.count + it.count() > kMaxPrefixes) {
-        warning(span(l.open, l.close + 1),
-                fmt::format("Slurm silently stops `{}' after {} prefixes", text_.substr(l.open, l.close + 1 - l.open),
-                            l.count));
+        warning(span(l.open, l.close + 1), fmt::format("Slurm silently stops `{}' after {} prefixes",
+                                                       text_.substr(l.open, l.close + 1 - l.open), l.count));
         break;
       }
       l.count += it.count();

@@ -22,6 +22,7 @@
 #include "model/limits.hpp"
 #include "model/node_index.hpp"
 #include "rules/check.hpp"
+#include "rules/views.hpp"
 
 namespace greslint::model {
 
@@ -82,6 +83,8 @@ class Analyzer {
   // ----- replay.cpp ----------------------------------------------------------------
   void evaluate(NodeClass& cls, const NodeLine& node, const std::vector<const GresLine*>& lines,
                 const std::string& rep);
+  /// Stage F for one GRES name: the registration stage lists, their outcomes applied.
+  void register_name(NodeClass& cls, rules::RegistrationView& view, std::optional<std::string>& drain_reason);
   // ----- policy.cpp ----------------------------------------------------------------
   /// GRS4xx: accounting, isolation and scheduling of the GPU pool.
   void check_policy();

@@ -8,6 +8,7 @@
 #include "gres_parse.hpp"
 #include "model/analyzer.hpp"
 #include "rules/rules.hpp"
+#include "rules/stages.hpp"
 #include "util.hpp"
 
 namespace greslint::model {
@@ -37,6 +38,25 @@ std::uint32_t parse_flags(std::string_view text, const VersionProfile& profile) 
 
 }  // namespace
 std::string type_text(const std::optional<std::string>& t) { return t ? *t : "(null)"; }
+
+/// The count slurmctld sees for one name: each record's count (a device file list counts at
+/// most 1024), except File-less GPUs under AutoDetect, which stand for devices to detect.
+std::uint64_t reported_count(const std::vector<GresRecord>& recs, const std::string& name, bool detect) {
+  std::uint64_t reported = 0;
+  for (const GresRecord& r : recs)
+    if (!(detect && !r.files)) reported += (r.files && r.count > 1024 && name != "mps" && name != "shard") ? 1024 : r.count;
+  return reported;
+}
+
+/// slurmctld rebuilds a name's per-device topology only for records it tracks per device
+/// (_foreach_rebuild_topo): device files with a Type= or Cores=, or 23.02+ GPUs shared by
+/// mps/shard.
+bool tracked_per_device(const rules::RegistrationView& v) {
+  const auto& recs = v.records;
+  const bool has_file = std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return r.files.has_value(); });
+  return has_file && (std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return r.type || r.cores; }) ||
+                      (v.profile.version() >= kSlurm2302 && v.name == "gpu" && v.shared_on_node));
+}
 
 void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<const GresLine*>& lines,
                         const std::string& rep) {
@@ -587,223 +607,17 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
   });
 
   // Stage F: slurmctld at registration, per name (§6.F, order as in §8 step 6-8).
-  std::string drain_reason;
-  bool drained = false;
-  auto set_drain = [&](const std::string& reason) {
-    if (!drained) { drained = true; drain_reason = reason; }
-  };
+  std::optional<std::string> drain_reason;  // the first one is what scontrol shows
   for (const std::string& name : grestypes_) {
-    std::vector<GresRecord> recs = merged[name];
-    const GresCount& c = conf[name];
-    // F7: the record's name must be the exact GresTypes spelling.
-    for (auto it = recs.begin(); it != recs.end();) {
-      if (it->name == name) { ++it; continue; }
-      report_for(rules::GRS306, it->span_of("Name"),
-                 fmt::format("Name={} is spelled differently from GresTypes ({}): slurmd accepts it, slurmctld drops it",
-                             it->name, name))
-          .slurm(fmt::format("gres_node_config_unpack: gres/{} duplicate plugin ID with {}, unable to process", it->name, name))
-          .help(fmt::format("write Name={}", name));
-      it = recs.erase(it);
-    }
-    std::uint64_t reported = 0;
-    // Under AutoDetect, File-less GPU records stand for devices detection has to find.
-    const bool detect = name == "gpu" && autodetect_active;
-    for (const GresRecord& r : recs)
-      if (!(detect && !r.files)) reported += (r.files && r.count > 1024 && name != "mps" && name != "shard") ? 1024 : r.count;
-    if (detect && reported < c.total) {
-      report_for(rules::GRS222, node.gres_span,
-                 fmt::format("{} rely on AutoDetect for gpu; greslint cannot see how many GPUs it will find", kNodes))
-          .help("run greslint node-check on the node, or list the devices with File=");
-      continue;
-    }
-    if (reported < c.total) {
-      std::string slurm = fmt::format("gres/{} count reported lower than configured ({} < {})", name, reported, c.total);
-      std::string cause;
-      std::string help;
-      if (recs.empty() && records.empty())
-        cause = "gres.conf gives these nodes no device lines", help = fmt::format("add NodeName=... Name={} File=/dev/... lines for them", name);
-      else if (std::none_of(records.begin(), records.end(), [&](const GresRecord& r) { return iequals(r.name, name); }))
-        cause = fmt::format("no gres.conf line for {} applies to these nodes", name),
-        help = "check gres.conf NodeName= (it must match the slurm.conf NodeName exactly, case and padding)";
-      else if (!c.types.empty() && std::any_of(records.begin(), records.end(), [&](const GresRecord& r) { return iequals(r.name, name) && !r.type; }))
-        cause = "slurm.conf Gres= is typed but the gres.conf lines have no Type=, so Slurm does not use them",
-        help = fmt::format("add Type={} to the gres.conf lines", c.types.front().type);
-      else if (!c.types.empty() && std::any_of(records.begin(), records.end(), [&](const GresRecord& r) {
-                 return iequals(r.name, name) && r.type && std::none_of(c.types.begin(), c.types.end(), [&](const auto& t) { return iequals(t.type, *r.type); });
-               }))
-        cause = "gres.conf Type= does not match any slurm.conf type", help = "use the same type names in both files";
-      else if (name == "gpu" && std::any_of(records.begin(), records.end(), [&](const GresRecord& r) { return iequals(r.name, name) && !r.files; }))
-        cause = "slurmd drops GPU lines without File=", help = "list the device files with File=/dev/nvidia[...]";
-      else
-        cause = fmt::format("gres.conf lists {} where slurm.conf configures {}", reported, c.total),
-        help = fmt::format("list {} devices in gres.conf, or configure Gres={}:{} in slurm.conf", c.total,
-                           c.types.size() == 1 ? name + ":" + c.types.front().type : name, reported);
-      Span at = recs.empty() || !recs.front().line ? node.gres_span : recs.front().span_of("File");
-      auto b = report_for(rules::GRS301, at,
-                          fmt::format("{} report {} {} but slurm.conf configures {}: {}", kNodes, reported, name, c.total, cause))
-                   .slurm(slurm)
-                   .help(help);
-      if (at.begin != node.gres_span.begin || at.file != node.gres_span.file)
-        b.related(node.gres_span, fmt::format("configured here: Gres={}", node.gres));
-      set_drain(slurm);
-      continue;
-    }
-    if (reported > c.total && c.present) {
-      // F2: excess is ignored quietly (debug only); D5 already warned where it applies.
-    }
-    const bool has_file = std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return r.files.has_value(); });
-    const bool tracked = has_file && (std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return r.type || r.cores; }) ||
-                                   (profile_.version() >= kSlurm2302 && name == "gpu" && shared_on_node));
-    if (!tracked) continue;
-    std::size_t usable = recs.size();
-    if (profile_.invalid_cores_invalidates_node()) {
-      for (std::size_t i = 0; i < recs.size(); ++i)
-        if (recs[i].cores && !recs[i].core_bits) {
-          usable = i;
-          break;
-        }
-    }
-    if (usable < recs.size()) {
-      // F8 (24.11+): INVAL; the reason comes from the checks on the half-built topology.
-      std::string reason;
-      bool typed = std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return r.type.has_value(); });
-      if (typed && recs.size() > 1) {
-        for (const auto& t : c.types) {
-          std::uint64_t found = 0;
-          for (std::size_t i = 0; i < usable; ++i)
-            if (recs[i].type && *recs[i].type == t.type) found += recs[i].count;
-          if (found < t.count) { reason = fmt::format("gres/{}:{} count too low ({} < {})", name, t.type, found, t.count); break; }
-        }
-      } else if (typed && profile_.version() < kSlurm2511) {
-        reason = fmt::format("gres/{} type ((null)) reported but not configured", name);
-      }
-      const GresRecord& bad = recs[usable];  // has a line: only gres.conf records carry Cores=
-      report_for(rules::GRS303, bad.span_of("Cores"),
-                 fmt::format("slurmctld {} cannot read Cores={} for {} and invalidates the nodes", profile_.version().str(),
-                             *bad.cores, kNodes))
-          .slurm(fmt::format("_foreach_rebuild_topo: invalid GRES core specification ({}) on node {}", *bad.cores, rep))
-          .help("use core indexes that exist on the node");
-      if (!drained) { drained = true; drain_reason = reason; }
-      continue;
-    }
-    // F10: Cores on only some of the records.
-    {
-      const auto with_cores = std::count_if(recs.begin(), recs.end(), [](const GresRecord& r) { return r.cores.has_value(); });
-      if (with_cores > 0 && with_cores < std::ptrdiff_t(recs.size())) {
-        const GresRecord& odd = *std::find_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.cores; });
-        report_for(rules::GRS315, odd.line ? odd.line->d->head().value_span : odd.origin,
-                   fmt::format("this {} line has no Cores= while other lines for {} have one; its GPUs may be "
-                               "bound to any core", name, kNodes))
-            .slurm(fmt::format("_node_config_validate: gres/{}: has CPUs configured for only some of the records on node {}",
-                               name, rep))
-            .help("give every line Cores= (or none)");
-        degrade(cls);
-      }
-    }
-    // F11: a Links list longer than the GPUs the node reports.
-    for (const GresRecord& r : recs) {
-      if (!r.links) continue;
-      const auto entries = split_commas(*r.links).size();
-      if (entries > reported) {
-        std::string slurm = fmt::format("Invalid GRES Links value ({}) on node {}: i={} >= link_len={}.", *r.links,
-                                        kNode, reported, reported);
-        report_for(rules::GRS312, r.span_of("Links"),
-                   fmt::format("Links={} has {} entries but {} report {} {}", *r.links, entries, kNodes, reported, name))
-            .slurm(slurm)
-            .help(fmt::format("give exactly one entry per {} on the node", name));
-        set_drain(slurm);
-        break;
-      }
-    }
-    // F9 (24.11+): Cores must follow socket boundaries.
-    const auto rule = profile_.socket_boundary_check();
-    if (rule != SocketBoundaryCheck::none) {
-      for (const GresRecord& r : recs) {
-        if (!r.core_bits || r.core_bits->empty()) continue;
-        const auto& bits = *r.core_bits;
-        const std::uint32_t cps = topo.cores;
-        // (socket, cores used there) for the sockets the sorted list touches, in order. Not a
-        // counter per socket: Boards x SocketsPerBoard can claim 4 billion of them.
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> per_socket;
-        for (std::uint32_t b : bits) {
-          if (per_socket.empty() || per_socket.back().first != b / cps) per_socket.emplace_back(b / cps, 0);
-          ++per_socket.back().second;
-        }
-        int bad_socket = -1;
-        const bool all = bits.size() == core_cnt;
-        if (rule == SocketBoundaryCheck::per_socket) {
-          for (const auto& [s, used] : per_socket)
-            if (used != cps) { bad_socket = int(s); break; }
-        } else if (!all) {
-          for (const auto& [s, used] : per_socket)
-            if (used != cps || per_socket.size() > 1) { bad_socket = int(s); break; }
-        }
-        if (bad_socket < 0) continue;
-        std::string slurm = fmt::format("gres/{} GRES core specification {} for node {} doesn't match socket boundaries. "
-                                        "(Socket {} is cores {}-{})", name, format_index_list(bits), kNode, bad_socket,
-                                        bad_socket * cps, bad_socket * cps + cps - 1);
-        report_for(rules::GRS311, r.span_of("Cores"),
-                   fmt::format("Cores={} splits socket {} (cores {}-{}); Slurm {} requires {}", *r.cores, bad_socket,
-                               bad_socket * cps, bad_socket * cps + cps - 1, profile_.version().str(),
-                               rule == SocketBoundaryCheck::per_socket ? "whole sockets" : "exactly one whole socket or all cores"))
-            .slurm(slurm)
-            .help(fmt::format("use Cores={}-{} (the whole socket)", bad_socket * cps, bad_socket * cps + cps - 1));
-        set_drain(slurm);
-        break;
-      }
-    }
-    // F5: per-type counts, only when slurmd sent several records.
-    // With mps/shard on the node slurmd sends one gpu record per device file.
-    std::size_t sent = recs.size();
-    if (name == "gpu" && shared_on_node) {
-      sent = 0;
-      for (const GresRecord& r : recs) sent += r.multiple_files || r.paths.empty() ? 1 : r.paths.size();
-    }
-    if (sent > 1 && !config_overrides) {
-      for (const auto& t : c.types) {
-        std::uint64_t found = 0;
-        for (const GresRecord& r : recs)
-          if (r.type && *r.type == t.type) found += r.count;
-        if (found < t.count) {
-          std::string slurm = fmt::format("gres/{}:{} count too low ({} < {})", name, t.type, found, t.count);
-          report_for(rules::GRS304, node.gres_span,
-                     fmt::format("slurmctld finds {} {}:{} on {} but slurm.conf configures {} (types compare case-sensitively)",
-                                 found, name, t.type, kNodes, t.count))
-              .slurm(slurm)
-              .help("spell Type= in gres.conf exactly as in slurm.conf Gres=");
-          set_drain(slurm);
-          break;
-        }
-      }
-    }
-    // F6 (23.11+): a reported type slurm.conf does not have; 22.05 keeps it silently.
-    // Only a typed slurm.conf entry has types to compare with: shared records inherit the
-    // GPU's type under an untyped shard:N and register fine (23.11-26.05 recordings).
-    for (const GresRecord& r : recs) {
-      if (!r.type || c.types.empty()) continue;
-      const bool exact = std::any_of(c.types.begin(), c.types.end(), [&](const auto& t) { return t.type == *r.type; });
-      if (exact) continue;
-      const auto nocase = std::find_if(c.types.begin(), c.types.end(), [&](const auto& t) { return iequals(t.type, *r.type); });
-      if (profile_.type_not_configured_drains()) {
-        std::string slurm = fmt::format("gres/{} type ({}) reported but not configured", name, *r.type);
-        report_for(rules::GRS305, r.span_of("Type"),
-                   fmt::format("Type={} differs from slurm.conf's {}; slurmctld compares types case-sensitively", *r.type,
-                               nocase != c.types.end() ? nocase->type : std::string("types")))
-            .slurm(slurm)
-            .help(nocase != c.types.end() ? fmt::format("write Type={}", nocase->type) : "use the slurm.conf type name");
-        set_drain(slurm);
-      } else if (nocase != c.types.end() && !drained) {  // a drain already says it
-        report_for(rules::GRS305, r.span_of("Type"),
-                   fmt::format("Type={} differs in case from slurm.conf's {}; jobs asking for {}:{} will not match it",
-                               *r.type, nocase->type, name, nocase->type))
-            .severity(Severity::warning)
-            .effect(Effect::degraded, Daemon::slurmctld)
-            .help(fmt::format("write Type={}", nocase->type));
-      }
-      break;
-    }
+    // F7: slurmctld finds no plugin for a record whose name is not spelled as GresTypes has it.
+    std::vector<GresRecord> recs, misspelled;
+    for (const GresRecord& r : merged[name]) (r.name == name ? recs : misspelled).push_back(r);
+    const bool detect = name == "gpu" && autodetect_active;  // File-less GPUs are found by AutoDetect
+    rules::RegistrationView view{profile_,    node,          rep,   name,   conf[name], recs, misspelled, records,
+                                 reported_count(recs, name, detect), detect, shared_on_node, config_overrides, false};
+    register_name(cls, view, drain_reason);
   }
-  if (drained) drain(cls, drain_reason);
+  if (drain_reason) drain(cls, *drain_reason);
 
   // What slurmd -G prints.
   for (const std::string& name : grestypes_) {
@@ -827,6 +641,20 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
       }
     }
   }
+}
+
+void Analyzer::register_name(NodeClass& cls, rules::RegistrationView& view, std::optional<std::string>& drain_reason) {
+  auto run = [&](const auto& stage) {
+    for (const auto& check : stage) {
+      view.drained = drain_reason.has_value();
+      const rules::Outcome o = check.run(view, findings_);
+      if (o.kind() == rules::Outcome::Kind::drain && !drain_reason) drain_reason = o.reason();
+      if (o.kind() == rules::Outcome::Kind::degraded) degrade(cls);
+      if (o.skips_rest()) return false;
+    }
+    return true;
+  };
+  if (run(rules::kRegistrationCountStage) && tracked_per_device(view)) run(rules::kRegistrationTopologyStage);
 }
 
 }  // namespace greslint::model

@@ -49,7 +49,15 @@ class Outcome {
     return o;
   }
 
+  /// Slurm also stops checking this record (or GRES name) here: the rest of the stage list
+  /// does not run for it.
+  Outcome&& and_skip_rest() && {
+    skip_rest_ = true;
+    return std::move(*this);
+  }
+
   Kind kind() const { return kind_; }
+  bool skips_rest() const { return skip_rest_ || kind_ == Kind::skip_record; }
   const std::string& reason() const { return reason_; }
   bool replaces_earlier_reason() const { return replaces_; }
   bool is_fatal() const { return kind_ == Kind::slurmd_fatal || kind_ == Kind::slurmctld_fatal; }
@@ -58,6 +66,7 @@ class Outcome {
   Outcome(Kind k, std::string reason) : kind_(k), reason_(std::move(reason)) {}
   Kind kind_;
   bool replaces_ = false;
+  bool skip_rest_ = false;
   std::string reason_;
 };
 

@@ -1,9 +1,53 @@
 // SPDX-License-Identifier: Apache-2.0
-// GRS303 invalid-cores-invalidates-node: slurmctld cannot read a Cores= list and invalidates the node (Slurm 24.11+).
-// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS303.md.
+// GRS303 invalid-cores-invalidates-node: slurmctld cannot read a Cores= list and invalidates the node (Slurm 24.11+) (docs/rules/GRS303.md).
+#include <algorithm>
+#include <fmt/format.h>
+
 #include "rules.hpp"
 
 namespace greslint::rules {
+
 const RuleInfo GRS303{"GRS303", "invalid-cores-invalidates-node", Severity::error, Effect::drain, Daemon::slurmctld,
                       "slurmctld cannot read a Cores= list and invalidates the node (Slurm 24.11+)"};
+
+namespace {
+/// The first record whose Cores= slurmctld cannot read (24.11+), or records.size().
+std::size_t first_unreadable_cores(const RegistrationView& v) {
+  if (!v.profile.invalid_cores_invalidates_node()) return v.records.size();
+  for (std::size_t i = 0; i < v.records.size(); ++i)
+    if (v.records[i].cores && !v.records[i].core_bits) return i;
+  return v.records.size();
+}
+
+/// The drain reason: it comes from the checks on the half-built topology (F8).
+std::string half_built_reason(const RegistrationView& v, std::size_t usable) {
+  const auto& recs = v.records;
+  const bool typed = std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return r.type.has_value(); });
+  if (typed && recs.size() > 1) {
+    for (const auto& t : v.configured.types) {
+      std::uint64_t found = 0;
+      for (std::size_t i = 0; i < usable; ++i)
+        if (recs[i].type && *recs[i].type == t.type) found += recs[i].count;
+      if (found < t.count) return fmt::format("gres/{}:{} count too low ({} < {})", v.name, t.type, found, t.count);
+    }
+  } else if (typed && v.profile.version() < kSlurm2511) {
+    return fmt::format("gres/{} type ((null)) reported but not configured", v.name);
+  }
+  return {};
+}
+}  // namespace
+
+// _foreach_rebuild_topo (24.11+): a Cores= slurmctld cannot read invalidates the node.
+Outcome check_grs303(const RegistrationView& v, Findings& out) {
+  const std::size_t usable = first_unreadable_cores(v);
+  if (usable == v.records.size()) return Outcome::proceed();
+  const GresRecord& bad = v.records[usable];  // has a line: only gres.conf records carry Cores=
+  out.report(GRS303, bad.span_of("Cores"),
+             fmt::format("slurmctld {} cannot read Cores={} for {} and invalidates the nodes", v.profile.version().str(),
+                         *bad.cores, kNodes))
+      .slurm(fmt::format("_foreach_rebuild_topo: invalid GRES core specification ({}) on node {}", *bad.cores, v.rep))
+      .help("use core indexes that exist on the node");
+  return Outcome::drain(half_built_reason(v, usable)).and_skip_rest();
+}
+
 }  // namespace greslint::rules

@@ -1,9 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
-// GRS312 links-longer-than-gpus: a Links= list has more entries than the node has GPUs: the node is drained.
-// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS312.md.
+// GRS312 links-longer-than-gpus: a Links= list has more entries than the node has GPUs: the node is drained (docs/rules/GRS312.md).
+#include <fmt/format.h>
+
 #include "rules.hpp"
 
 namespace greslint::rules {
+
 const RuleInfo GRS312{"GRS312", "links-longer-than-gpus", Severity::error, Effect::drain, Daemon::slurmctld,
                       "a Links= list has more entries than the node has GPUs: the node is drained"};
+
+// A Links list longer than the GPUs the node reports: the first such record drains it.
+Outcome check_grs312(const RegistrationView& v, Findings& out) {
+  for (const GresRecord& r : v.records) {
+    if (!r.links) continue;
+    const auto entries = split_commas(*r.links).size();
+    if (entries <= v.reported) continue;
+    std::string slurm = fmt::format("Invalid GRES Links value ({}) on node {}: i={} >= link_len={}.", *r.links, kNode,
+                                    v.reported, v.reported);
+    out.report(GRS312, r.span_of("Links"),
+               fmt::format("Links={} has {} entries but {} report {} {}", *r.links, entries, kNodes, v.reported, v.name))
+        .slurm(slurm)
+        .help(fmt::format("give exactly one entry per {} on the node", v.name));
+    return Outcome::drain(std::move(slurm));
+  }
+  return Outcome::proceed();
+}
+
 }  // namespace greslint::rules

@@ -138,6 +138,24 @@ constexpr Check<PartitionView> kPartition[] = {
     {&GRS108, check_grs108, "slurmctld/read_config.c:_build_bitmaps_pre_select"},
 };
 
+// ----- Registration: slurmctld validates what slurmd reports, per GRES name ---------------
+
+constexpr Check<RegistrationView> kRegistrationCount[] = {
+    {&GRS306, check_grs306, "gres.c:gres_node_config_unpack"},
+    {&GRS222, check_grs222, "gres.c:_node_config_validate"},
+    {&GRS301, check_grs301, "gres.c:_node_config_validate"},
+};
+
+// Then, for names slurmctld tracks per device (device files with Type= or Cores=).
+constexpr Check<RegistrationView> kRegistrationTopology[] = {
+    {&GRS303, check_grs303, "gres.c:_foreach_rebuild_topo"},
+    {&GRS315, check_grs315, "gres.c:_foreach_rebuild_topo"},
+    {&GRS312, check_grs312, "gres.c:_links_str2array"},
+    {&GRS311, check_grs311, "gres.c:_foreach_rebuild_topo"},
+    {&GRS304, check_grs304, "gres.c:_valid_gres_type"},
+    {&GRS305, check_grs305, "gres.c:_valid_gres_type"},
+};
+
 // ----- Reported outside the stage lists -----------------------------------------------------
 
 /// The reader reports these while it reads a file (config_reader.cpp, hostlist.cpp); GRS008
@@ -149,7 +167,7 @@ constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
 constexpr const RuleInfo* kHardware[] = {&GRS501, &GRS502, &GRS503, &GRS504, &GRS505, &GRS506, &GRS507, &GRS508};
 /// Still checked in the replay's own code (src/model/replay.cpp, policy.cpp, classes.cpp,
 /// inputs.cpp) while they move to stage lists one by one.
-constexpr const RuleInfo* kInReplay[] = {&GRS110, &GRS115, &GRS116, &GRS201, &GRS202, &GRS203, &GRS204, &GRS205, &GRS206, &GRS207, &GRS208, &GRS209, &GRS210, &GRS211, &GRS212, &GRS214, &GRS215, &GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS221, &GRS222, &GRS223, &GRS301, &GRS302, &GRS303, &GRS304, &GRS305, &GRS306, &GRS310, &GRS311, &GRS312, &GRS313, &GRS314, &GRS315, &GRS401, &GRS402, &GRS403, &GRS404, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
+constexpr const RuleInfo* kInReplay[] = {&GRS110, &GRS115, &GRS116, &GRS201, &GRS202, &GRS203, &GRS204, &GRS205, &GRS206, &GRS207, &GRS208, &GRS209, &GRS210, &GRS211, &GRS212, &GRS214, &GRS215, &GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS221, &GRS223, &GRS302, &GRS310, &GRS313, &GRS314, &GRS401, &GRS402, &GRS403, &GRS404, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
 
 template <class View>
 void place(std::vector<Placement>& out, std::string_view step, const Stage<View>& stage) {
@@ -166,6 +184,8 @@ const Stage<GresTypesView> kGresTypesStage{"GresTypes", kGresTypes};
 const Stage<NodeNameLineView> kNodeNameLineStage{"NodeName line", kNodeNameLine};
 const Stage<NodeAddressView> kNodeAddressStage{"NodeAddr/NodeHostname list", kNodeAddress};
 const Stage<PartitionView> kPartitionStage{"PartitionName line", kPartition};
+const Stage<RegistrationView> kRegistrationCountStage{"registration: counts", kRegistrationCount};
+const Stage<RegistrationView> kRegistrationTopologyStage{"registration: per-device topology", kRegistrationTopology};
 
 std::vector<Placement> placements() {
   std::vector<Placement> out;
@@ -175,6 +195,8 @@ std::vector<Placement> placements() {
   place(out, "slurm.conf start-up", kNodeNameLineStage);
   place(out, "slurm.conf start-up", kNodeAddressStage);
   place(out, "slurm.conf start-up", kPartitionStage);
+  place(out, "registration", kRegistrationCountStage);
+  place(out, "registration", kRegistrationTopologyStage);
   place(out, "replay (moving)", kInReplay);
   place(out, "hardware", kHardware);
   return out;

@@ -74,21 +74,30 @@ extern const RuleInfo GRS219;  // duplicate-untyped-records
 extern const RuleInfo GRS220;  // duplicate-device-file
 extern const RuleInfo GRS221;  // global-device-line
 extern const RuleInfo GRS222;  // autodetect-unverifiable
+Outcome check_grs222(const RegistrationView&, Findings&);
 extern const RuleInfo GRS223;  // autodetect-on-cloud-node
 
 // GRS3xx: slurm.conf against gres.conf.
 extern const RuleInfo GRS301;  // count-lower-than-configured
+Outcome check_grs301(const RegistrationView&, Findings&);
 extern const RuleInfo GRS302;  // gres-conf-excess-ignored
 extern const RuleInfo GRS303;  // invalid-cores-invalidates-node
+Outcome check_grs303(const RegistrationView&, Findings&);
 extern const RuleInfo GRS304;  // per-type-count-too-low
+Outcome check_grs304(const RegistrationView&, Findings&);
 extern const RuleInfo GRS305;  // type-not-configured
+Outcome check_grs305(const RegistrationView&, Findings&);
 extern const RuleInfo GRS306;  // name-case-mismatch
+Outcome check_grs306(const RegistrationView&, Findings&);
 extern const RuleInfo GRS310;  // gres-conf-unknown-node
 extern const RuleInfo GRS311;  // cores-split-socket
+Outcome check_grs311(const RegistrationView&, Findings&);
 extern const RuleInfo GRS312;  // links-longer-than-gpus
+Outcome check_grs312(const RegistrationView&, Findings&);
 extern const RuleInfo GRS313;  // shared-file-unmatched
 extern const RuleInfo GRS314;  // shared-gres-without-gpu-files
 extern const RuleInfo GRS315;  // cores-on-some-records
+Outcome check_grs315(const RegistrationView&, Findings&);
 
 // GRS4xx: cluster policy (Slurm starts, the GPU pool misbehaves).
 extern const RuleInfo GRS401;  // gpu-not-accounted

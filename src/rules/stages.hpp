@@ -38,6 +38,11 @@ extern const Stage<NodeNameLineView> kNodeNameLineStage;
 extern const Stage<NodeAddressView> kNodeAddressStage;
 extern const Stage<PartitionView> kPartitionStage;
 
+// Registration: slurmctld validates what slurmd reports, per node class and GRES name.
+extern const Stage<RegistrationView> kRegistrationCountStage;
+/// Only for names whose records slurmctld tracks per device.
+extern const Stage<RegistrationView> kRegistrationTopologyStage;
+
 /// Where a rule is checked: a step of Slurm's processing (and its stage list), or the reader,
 /// the suppression pass or node-check. For the registry's own tests.
 struct Placement {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gres_parse.hpp"
 #include "greslint/hostlist.hpp"
 #include "greslint/model_types.hpp"
 #include "greslint/version.hpp"
@@ -55,6 +56,25 @@ struct PartitionView {
   const Directive& d;
   const KeyValue& nodes;
   std::vector<std::string> unknown;  ///< names neither a node nor a NodeSet (the first 64)
+};
+
+// ----- Registration: slurmctld validates what slurmd reports (§6.F) ------------------------
+
+/// One GRES name of a node class as slurmctld's gres_node_config_validate sees it.
+struct RegistrationView {
+  const VersionProfile& profile;
+  const NodeLine& node;
+  const std::string& rep;                   ///< the node Slurm's log lines name
+  const std::string& name;                  ///< as GresTypes spells it
+  const GresCount& configured;              ///< slurm.conf Gres= for this name
+  const std::vector<GresRecord>& records;   ///< what slurmd sends for this name, misspelled ones dropped
+  const std::vector<GresRecord>& misspelled;  ///< dropped by slurmctld: Name= not spelled as in GresTypes (F7)
+  const std::vector<GresRecord>& read;      ///< every record slurmd read from gres.conf for the node
+  std::uint64_t reported;                   ///< the count slurmctld sees (F1)
+  bool autodetect_gpu;                      ///< gpu under AutoDetect: File-less records are detected devices
+  bool shared_on_node;                      ///< mps or shard configured on the node
+  bool config_overrides;                    ///< SlurmdParameters=config_overrides
+  bool drained;                             ///< an earlier check already drains the node
 };
 
 }  // namespace greslint::rules

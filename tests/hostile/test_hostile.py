@@ -440,7 +440,7 @@ class Hostile(unittest.TestCase):
         d3 = self.case_dir("gres-conf-dir")
         self.write(d3, "slurm.conf", HEAD + GOOD_NODE)
         os.makedirs(os.path.join(d3, "gres.conf"))
-        self.lint("gres.conf is a directory", d3, rc=(1,), expect=[r"gres\.conf.*[Ii]s a directory"])
+        self.lint("gres.conf is a directory", d3, rc=(2,), expect=[r"gres\.conf.*[Ii]s a directory"])  # unreadable input: always 2
 
     # ----- empty and missing files --------------------------------------------------------
 
