@@ -24,6 +24,9 @@ struct LintReport {
   std::vector<std::string> inputs;  ///< files read, as displayed (relative to base_dir)
   SlurmVersion slurm_version;
   std::string version_source;       ///< "--slurm-version", ".greslint.conf", "scontrol --version", "default"
+  /// One per diagnostic (greslint/fingerprint.hpp). When left empty, the emitters compute
+  /// them with file names relative to the first input's directory.
+  std::vector<std::string> fingerprints;
 };
 
 struct EmitOptions {

@@ -2,6 +2,8 @@
 // The lint and nodes commands: locate the files, pick the version profile, run, report.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -11,6 +13,7 @@
 #include "greslint/diagnostic.hpp"
 #include "greslint/emit.hpp"
 #include "greslint/environment.hpp"
+#include "greslint/model.hpp"
 
 namespace greslint {
 
@@ -39,6 +42,8 @@ struct LintOptions {
   std::vector<std::string> severity;  ///< overrides "ID=error|warning|note"
   std::string config;             ///< --config FILE; empty: look for .greslint.conf upward
   bool no_config = false;
+  std::string baseline;        ///< --baseline FILE: findings recorded there are not reported
+  std::string write_baseline;  ///< --write-baseline FILE: record every finding there
 };
 
 /// The release a run on `path` (as lint takes it) models: `slurm_version` (--slurm-version),
@@ -48,6 +53,30 @@ struct LintOptions {
 /// .greslint.conf is broken or names a release greslint does not model.
 std::optional<ResolvedVersion> resolve_run_version(const std::string& path, const std::string& slurm_version,
                                                    std::ostream& err);
+
+/// One configuration analysed the way `lint` sees it: findings after suppressions,
+/// severity overrides and --select/--ignore/--nodes, in report order, with their
+/// fingerprints; the model of every node; the files read.
+struct Analysis {
+  SourceManager sources;
+  Cluster cluster;
+  std::vector<Diagnostic> findings;
+  std::vector<std::string> fingerprints;  ///< one per finding (greslint/fingerprint.hpp)
+  ResolvedVersion version;
+  std::string slurm_conf;
+  std::vector<std::string> inputs;
+  std::map<std::string_view, std::size_t> dropped;  ///< findings past the per-rule limit
+  /// An input file could not be read (GRS008): commands exit 2 whatever the filters.
+  bool input_unreadable = false;
+};
+
+/// Applies the .greslint.conf that governs options.paths (or --config) under the command
+/// line's options. False, with a message on `err`, when the file is invalid.
+bool apply_config_file(LintOptions& options, std::ostream& err);
+
+/// Analyses options.paths.front() (a directory or slurm.conf) under options, which already
+/// carry the config file. Nullptr, with a message on `err`, on a usage or input error.
+std::unique_ptr<Analysis> analyze_configuration(const LintOptions& options, std::ostream& err);
 
 /// `greslint lint`; returns the exit code (0, 1 or 2).
 int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err);

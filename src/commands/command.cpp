@@ -9,6 +9,8 @@ std::unique_ptr<Command> make_hostlist_command();
 std::unique_ptr<Command> make_node_check_command();
 std::unique_ptr<Command> make_rules_command();
 std::unique_ptr<Command> make_explain_command();
+std::unique_ptr<Command> make_diff_command();
+std::unique_ptr<Command> make_upgrade_command();
 
 std::vector<std::unique_ptr<Command>> all_commands() {
   std::vector<std::unique_ptr<Command>> commands;
@@ -18,6 +20,8 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   commands.push_back(make_node_check_command());
   commands.push_back(make_rules_command());
   commands.push_back(make_explain_command());
+  commands.push_back(make_diff_command());
+  commands.push_back(make_upgrade_command());
   return commands;
 }
 

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "commands/lint_session.hpp"
+#include "greslint/baseline.hpp"
 #include "greslint/registry.hpp"
 #include "util.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 
 /// Writes the report to -o FILE or `out` (nothing with -q when there is nothing to say);
 /// false when FILE cannot be written.
-bool write_report(const LintOptions& o, const LintReport& report, const Run& run, std::ostream& out,
+bool write_report(const LintOptions& o, const LintReport& report, const Analysis& run, std::ostream& out,
                   std::ostream& err) {
   EmitOptions eo;
   eo.color = o.color && o.output.empty();
@@ -38,10 +39,10 @@ bool write_report(const LintOptions& o, const LintReport& report, const Run& run
   return true;
 }
 
-void note_dropped(const Reporter& reporter, std::ostream& err) {
-  if (reporter.dropped().empty()) return;
+void note_dropped(const Analysis& run, std::ostream& err) {
+  if (run.dropped.empty()) return;
   std::string dropped;
-  for (const auto& [id, n] : reporter.dropped())
+  for (const auto& [id, n] : run.dropped)
     dropped += fmt::format("{}{} more {}", dropped.empty() ? "" : ", ", n, id);
   err << fmt::format("greslint: note: at most {} findings of one rule are reported; not reported: {}\n",
                      Reporter::kMaxPerRule, dropped);
@@ -52,23 +53,24 @@ void note_dropped(const Reporter& reporter, std::ostream& err) {
 int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   LintOptions o = options;
   if (!load_config_file(o, err)) return 2;
-  auto overrides = parse_severity_overrides(o.severity, err);
-  if (!overrides || !check_rule_names(o, err)) return 2;
-  auto run = analyze_paths(o, err);
+  auto run = analyze_configuration(o, err);
   if (!run) return 2;
-  std::optional<Hostlist> only;
-  if (!parse_node_filter(o.nodes, run->version.version, only, err) ||
-      !check_node_filter(only, o.nodes, run->cluster, err))
-    return 2;
-  const bool unreadable = input_unreadable(*run);
+  // The baseline written holds every finding, including those an older baseline accepts.
+  if (!o.write_baseline.empty() && !write_baseline(o.write_baseline, *run, err)) return 2;
+  if (!o.baseline.empty()) {
+    auto known = read_baseline(o.baseline, err);
+    if (!known) return 2;
+    drop_baselined(*known, *run);
+  }
   LintReport report;
   report.slurm_version = run->version.version;
   report.version_source = run->version.source;
   report.inputs = run->inputs;
-  report.diagnostics = report_stage(*run, o, *overrides, only);
+  report.diagnostics = std::move(run->findings);
+  report.fingerprints = std::move(run->fingerprints);
   if (!write_report(o, report, *run, out, err)) return 2;
-  note_dropped(run->reporter, err);
-  if (unreadable) return 2;
+  note_dropped(*run, err);
+  if (run->input_unreadable) return 2;
   return exit_code_for(report.diagnostics, o.fail_level);
 }
 

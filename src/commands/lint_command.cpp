@@ -31,6 +31,10 @@ class LintCommand final : public Command {
     cmd.add_option("--severity", o_.severity, "override a rule's severity: ID=error|warning|note")->delimiter(',');
     cmd.add_option("--config", o_.config, "read this .greslint.conf instead of searching upward");
     cmd.add_flag("--no-config", o_.no_config, "ignore .greslint.conf files");
+    if (kind_ == Kind::lint) {
+      cmd.add_option("--baseline", o_.baseline, "do not report the findings recorded in FILE (see --write-baseline)");
+      cmd.add_option("--write-baseline", o_.write_baseline, "record every finding in FILE, a baseline to commit");
+    }
     if (kind_ == Kind::nodes)
       cmd.add_option("--verdict", o_.verdicts,
                      "only nodes with these verdicts (ok, degraded, drain, slurmd-fatal, "

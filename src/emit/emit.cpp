@@ -5,6 +5,8 @@
 #include <filesystem>
 
 #include "emit/emit_detail.hpp"
+#include "greslint/fingerprint.hpp"
+#include "util.hpp"
 
 namespace greslint {
 
@@ -356,17 +358,10 @@ std::string hex64(std::uint64_t v) {
   return buf;
 }
 
-std::string Fingerprinter::next(std::string_view rule_id, std::string_view path,
-                                std::string_view message) {
-  // NUL separators keep ("GRS1", "0x") and ("GRS10", "x") apart.
-  std::uint64_t h = fnv1a64(rule_id);
-  h = fnv1a64(std::string_view("\0", 1), h);
-  h = fnv1a64(path, h);
-  h = fnv1a64(std::string_view("\0", 1), h);
-  h = fnv1a64(message, h);
-  const unsigned occurrence = ++seen_[h];
-  if (occurrence > 1) h = fnv1a64(std::string(1, '\0') + std::to_string(occurrence), h);
-  return hex64(h);
+std::vector<std::string> report_fingerprints(const LintReport& report, const SourceManager& sources) {
+  if (report.fingerprints.size() == report.diagnostics.size()) return report.fingerprints;
+  const std::string config_dir = sources.file_count() ? dirname_of(sources.path(FileId{0})) : std::string();
+  return fingerprint_findings(report.diagnostics, sources, config_dir);
 }
 
 std::string consequence_text(const Diagnostic& d) {

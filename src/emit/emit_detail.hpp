@@ -107,15 +107,9 @@ Position code_point_position(const SourceManager& sources, Span span);
 std::uint64_t fnv1a64(std::string_view data, std::uint64_t hash = 0xcbf29ce484222325ULL) noexcept;
 std::string hex64(std::uint64_t v);
 
-/// Fingerprints that ignore line numbers (so they survive edits above the finding) and
-/// still tell apart identical findings in one file by their order.
-class Fingerprinter {
- public:
-  std::string next(std::string_view rule_id, std::string_view path, std::string_view message);
-
- private:
-  std::map<std::uint64_t, unsigned> seen_;
-};
+/// report.fingerprints, or, when the caller left them out, computed relative to the
+/// directory of the first file read (slurm.conf).
+std::vector<std::string> report_fingerprints(const LintReport& report, const SourceManager& sources);
 
 /// What Slurm does, as one sanitised sentence without the leading "= "; "" if nothing.
 /// e.g. `slurmctld drains gpu01: "gres/gpu count reported lower than configured (4 < 8)"`.

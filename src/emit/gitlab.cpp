@@ -21,11 +21,12 @@ std::string_view gitlab_severity(const Diagnostic& d) noexcept {
 void emit_gitlab(const LintReport& report, const SourceManager& sources, const EmitOptions& options,
                  std::ostream& out) {
   PathTable paths(sources, options);
-  Fingerprinter fingerprints;
+  const std::vector<std::string> fingerprints = report_fingerprints(report, sources);
   const std::vector<std::string> inputs = display_inputs(report, options);
   JsonWriter w(out);
   w.begin_array();
-  for (const Diagnostic& d : report.diagnostics) {
+  for (std::size_t i = 0; i < report.diagnostics.size(); ++i) {
+    const Diagnostic& d = report.diagnostics[i];
     const Span span = clamp_span(sources, d.span);
     // GitLab requires a path; a file-less finding is attached to the first file read.
     const std::string path = span.valid() ? paths.get(span.file).text
@@ -38,7 +39,7 @@ void emit_gitlab(const LintReport& report, const SourceManager& sources, const E
     w.key("type").string("issue");
     w.key("description").string(description);
     w.key("check_name").string(rule_id(d));
-    w.key("fingerprint").string(fingerprints.next(rule_id(d), path, d.message));
+    w.key("fingerprint").string(fingerprints[i]);
     w.key("severity").string(gitlab_severity(d));
     w.key("engine_name").string("greslint");
     w.key("location").begin_object();

@@ -25,7 +25,8 @@ class JsonEmitter {
     for (const std::string& input : display_inputs(report, options_)) w_.string(input);
     w_.end_array();
     w_.key("diagnostics").begin_array();
-    for (const Diagnostic& d : report.diagnostics) diagnostic(d);
+    const std::vector<std::string> fingerprints = report_fingerprints(report, sources_);
+    for (std::size_t i = 0; i < report.diagnostics.size(); ++i) diagnostic(report.diagnostics[i], fingerprints[i]);
     w_.end_array();
     const Counts c = count_severities(report.diagnostics);
     w_.key("summary").begin_object();
@@ -52,9 +53,10 @@ class JsonEmitter {
     w_.key("end_column").number(p.end_column);
   }
 
-  void diagnostic(const Diagnostic& d) {
+  void diagnostic(const Diagnostic& d, const std::string& fingerprint) {
     w_.begin_object();
     w_.key("rule").string(rule_id(d));
+    w_.key("fingerprint").string(fingerprint);
     w_.key("name").string(rule_name(d));
     w_.key("severity").string(severity_name(d.severity));
     w_.key("message").string(d.message);

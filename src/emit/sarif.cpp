@@ -105,7 +105,8 @@ class SarifEmitter {
     driver();
     w_.key("columnKind").string("unicodeCodePoints");
     w_.key("results").begin_array();
-    for (const Diagnostic& d : report.diagnostics) result(d);
+    const std::vector<std::string> fingerprints = report_fingerprints(report, sources_);
+    for (std::size_t i = 0; i < report.diagnostics.size(); ++i) result(report.diagnostics[i], fingerprints[i]);
     w_.end_array();
     w_.key("properties").begin_object();
     w_.key("slurmVersion").string(report.slurm_version.str());
@@ -205,23 +206,21 @@ class SarifEmitter {
     w_.end_object();
   }
 
-  void result(const Diagnostic& d) {
+  void result(const Diagnostic& d, const std::string& fingerprint) {
     const Span span = clamp_span(sources_, d.span);
     w_.begin_object();
     w_.key("ruleId").string(rule_id(d));
     if (d.rule) w_.key("ruleIndex").number(rule_index_.at(std::string(d.rule->id)));
     w_.key("level").string(sarif_level(d.severity));
     w_.key("message").begin_object().key("text").string(result_text(d)).end_object();
-    std::string path;
     if (span.valid()) {
-      path = paths_.get(span.file).text;
       w_.key("locations").begin_array().begin_object();
       physical_location(span);
       w_.end_object().end_array();
     } else if (!inputs_.empty()) {
       // Code scanning drops a result without a location; a file-wide finding belongs to the
       // first file read, at its first line (no column is claimed).
-      path = inputs_.front();
+      const std::string& path = inputs_.front();
       const bool relative = path.empty() || path[0] != '/';
       w_.key("locations").begin_array().begin_object();
       w_.key("physicalLocation").begin_object();
@@ -232,7 +231,7 @@ class SarifEmitter {
     }
     related(d);
     w_.key("partialFingerprints").begin_object();
-    w_.key("greslintFingerprint/v1").string(fingerprints_.next(rule_id(d), path, d.message));
+    w_.key("greslintFingerprint/v2").string(fingerprint);
     w_.end_object();
     if (d.fix) fixes(*d.fix);
     properties(d);
@@ -305,7 +304,6 @@ class SarifEmitter {
   JsonWriter w_;
   std::vector<const RuleInfo*> rules_;
   std::map<std::string, std::size_t> rule_index_;
-  Fingerprinter fingerprints_;
   std::vector<std::string> inputs_;
 };
 

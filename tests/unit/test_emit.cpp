@@ -720,10 +720,10 @@ TEST_CASE("sarif carries registry rules, relative URIs and real columns", "[emit
   CHECK(related["message"]["text"].string == "configured here: Gres=gpu:a100:8.");
   CHECK(related["physicalLocation"]["artifactLocation"]["uri"].string == "slurm.conf");
   CHECK(related["physicalLocation"]["region"]["startColumn"].number == 31);
-  CHECK_FALSE(first["partialFingerprints"]["greslintFingerprint/v1"].string.empty());
+  CHECK_FALSE(first["partialFingerprints"]["greslintFingerprint/v2"].string.empty());
   // Identical findings in one file still get distinct fingerprints.
-  CHECK(first["partialFingerprints"]["greslintFingerprint/v1"].string !=
-        results[1]["partialFingerprints"]["greslintFingerprint/v1"].string);
+  CHECK(first["partialFingerprints"]["greslintFingerprint/v2"].string !=
+        results[1]["partialFingerprints"]["greslintFingerprint/v2"].string);
 
   const JsonValue& change = results[1]["fixes"][0]["artifactChanges"][0];
   CHECK(change["artifactLocation"]["uri"].string == "slurm.conf");
@@ -879,11 +879,14 @@ TEST_CASE("gitlab code quality report with edit-stable fingerprints", "[emit]") 
   for (std::size_t i = 0; i < doc.items.size(); ++i)
     CHECK(moved_doc[i]["fingerprint"].string == doc[i]["fingerprint"].string);
 
-  // A different message is a different issue.
-  Fixture changed;
-  changed.add_count_finding().message = "gpu-node01 has 3 gpu:a100 in gres.conf but slurm.conf configures 8";
-  const JsonValue changed_doc = parse_json(changed.emit(Format::gitlab));
-  CHECK(changed_doc[0]["fingerprint"].string != doc[0]["fingerprint"].string);
+  // Rewording a message (a new greslint, another Slurm release) keeps the identity; the
+  // same finding on other nodes is another issue.
+  Fixture reworded;
+  reworded.add_count_finding().message = "gpu-node01 has 3 gpu:a100 in gres.conf but slurm.conf configures 8";
+  CHECK(parse_json(reworded.emit(Format::gitlab))[0]["fingerprint"].string == doc[0]["fingerprint"].string);
+  Fixture elsewhere;
+  elsewhere.add_count_finding().nodes = "gpu-node02";
+  CHECK(parse_json(elsewhere.emit(Format::gitlab))[0]["fingerprint"].string != doc[0]["fingerprint"].string);
 }
 
 TEST_CASE("paths are shown relative to base_dir", "[emit]") {

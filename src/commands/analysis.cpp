@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+// One configuration as lint reports it, kept as data for the commands that compare
+// configurations (diff, upgrade) and for baselines.
+#include "commands/lint_session.hpp"
+#include "greslint/fingerprint.hpp"
+#include "util.hpp"
+
+namespace greslint {
+
+bool apply_config_file(LintOptions& options, std::ostream& err) { return load_config_file(options, err); }
+
+std::unique_ptr<Analysis> analyze_configuration(const LintOptions& o, std::ostream& err) {
+  auto overrides = parse_severity_overrides(o.severity, err);
+  if (!overrides || !check_rule_names(o, err)) return nullptr;
+  auto run = analyze_paths(o, err);
+  if (!run) return nullptr;
+  std::optional<Hostlist> only;
+  if (!parse_node_filter(o.nodes, run->version.version, only, err) ||
+      !check_node_filter(only, o.nodes, run->cluster, err))
+    return nullptr;
+  auto a = std::make_unique<Analysis>();
+  a->input_unreadable = input_unreadable(*run);
+  a->findings = report_stage(*run, o, *overrides, only);
+  a->dropped = run->reporter.dropped();
+  // Moving the SourceManager moves its vector of files, not the texts: views into them
+  // (comments, spans) stay valid.
+  a->sources = std::move(run->sources);
+  a->cluster = std::move(run->cluster);
+  a->version = std::move(run->version);
+  a->slurm_conf = std::move(run->slurm_conf);
+  a->inputs = std::move(run->inputs);
+  a->fingerprints = fingerprint_findings(a->findings, a->sources, dirname_of(a->slurm_conf));
+  return a;
+}
+
+}  // namespace greslint

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""`greslint upgrade` against real Slurm: every conformance case recorded under more than
+one release must show exactly the verdict changes the recordings show.
+
+Recordings, by release:
+  * ../conformance/cases/*/recorded*.json: real Slurm's per-node verdicts (22.05.8 from the
+    installed Debian daemons, written by slurm_live.py --record);
+  * ../releases/recorded.tsv: real Slurm 23.11.11, 24.11.7, 25.11.7 and 26.05.3 on the same
+    cases (copied from shared/conformance/*/oracle-X.Y.out), read with check_releases.py's
+    mapping of Slurm's outcome to greslint's verdict.
+
+For every case with two or more recorded releases, for every pair of consecutive recorded
+releases A < B and for the first and last, run
+
+    greslint upgrade CASE --slurm-version A --to B --format json
+
+and require: the releases evaluated are every modelled profile from A to B; the total
+lists a verdict change for exactly the recorded nodes whose verdict differs between A and
+B, from and to the recorded verdicts (with the recorded drain reason); every step that
+changes a node's verdict lies between A and B; and chaining the steps' verdict changes
+gives the total.
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTS = os.path.dirname(HERE)
+CASES = os.path.join(TESTS, "conformance", "cases")
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(TESTS, "releases"))
+import check_releases  # noqa: E402  (the recorded.tsv reader and its verdict mapping)
+
+MODELLED = ["22.05", "23.02", "23.11", "24.05", "24.11", "25.05", "25.11", "26.05"]
+
+
+def release_of(version):
+    major, minor = version.split(".")[:2]
+    return f"{int(major):02d}.{int(minor):02d}"
+
+
+def load_recordings():
+    """case -> release -> node -> (verdict, drain reason or None)."""
+    records = {}
+    for path in sorted(glob.glob(os.path.join(CASES, "*", "recorded*.json"))):
+        case = os.path.basename(os.path.dirname(path))
+        with open(path) as f:
+            rec = json.load(f)
+        by_node = records.setdefault(case, {}).setdefault(release_of(rec["slurm_version"]), {})
+        for node, r in rec["nodes"].items():
+            verdict = "absent" if r["verdict"] == "not-in-config" else r["verdict"]
+            by_node[node] = (verdict, r["reason"] if verdict == "drain" else None)
+    with open(os.path.join(TESTS, "releases", "recorded.tsv")) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            case, node, release, verdict, detail = line.rstrip("\n").split("\t")
+            want, reason = check_releases.expected(verdict, detail)
+            records.setdefault(case, {}).setdefault(release, {})[node] = (want, reason if want == "drain" else None)
+    return {case: by_release for case, by_release in records.items() if len(by_release) > 1}
+
+
+def net_changes(change):
+    """node -> (before verdict, after verdict, before reason, after reason) for the nodes whose
+    verdict or reason changes."""
+    out = {}
+    for c in change["verdict_changes"]:
+        hosts = subprocess.run([ARGS.greslint, "hostlist", "--expand", c["nodes"]], capture_output=True,
+                               text=True, check=True).stdout.split()
+        for h in hosts:
+            out[h] = (c["before"]["verdict"], c["after"]["verdict"], c["before"]["reason"], c["after"]["reason"])
+    return out
+
+
+def check_pair(case, records, a, b):
+    case_dir = os.path.join(CASES, case)
+    p = subprocess.run([ARGS.greslint, "upgrade", case_dir, "--slurm-version", a, "--to", b, "--format", "json",
+                        "--no-config"], capture_output=True, text=True)
+    if p.returncode not in (0, 1):
+        return [f"greslint exited {p.returncode}: {p.stderr.strip()}"]
+    report = json.loads(p.stdout)
+    problems = []
+    want_releases = MODELLED[MODELLED.index(a):MODELLED.index(b) + 1]
+    if report["releases"] != want_releases:
+        problems.append(f"evaluated {report['releases']}, want every profile {want_releases}")
+    got = net_changes(report["total"])
+    total = {n: (c[0], c[1], c[3]) for n, c in got.items()}
+    nodes = set(records[a]) & set(records[b])
+    for node in sorted(nodes):
+        (va, ra), (vb, rb) = records[a][node], records[b][node]
+        g = got.get(node)
+        if va == vb and (va != "drain" or ra == rb):
+            if g is not None:
+                problems.append(f"{node}: Slurm keeps {va} from {a} to {b}, greslint reports {g[0]} -> {g[1]}")
+            continue
+        if g is None:
+            problems.append(f"{node}: Slurm goes {va} -> {vb} from {a} to {b}, greslint reports no change")
+        elif (g[0], g[1]) != (va, vb):
+            problems.append(f"{node}: Slurm goes {va} -> {vb}, greslint {g[0]} -> {g[1]}")
+        elif vb == "drain" and g[3] != rb:
+            problems.append(f"{node}: Slurm's drain reason at {b} is {rb!r}, greslint's {g[3]!r}")
+    # The steps name where each change happens and add up to the total.
+    first_seen, last_seen = {}, {}
+    for step in report["steps"]:
+        if not (step["from"] in want_releases and step["to"] in want_releases):
+            problems.append(f"step {step['from']} -> {step['to']} is outside {a} -> {b}")
+        for node, change in net_changes(step).items():
+            first_seen.setdefault(node, change)
+            last_seen[node] = change
+    chained = {n: (first_seen[n][0], last_seen[n][1], last_seen[n][3]) for n in first_seen
+               if (first_seen[n][0], first_seen[n][2]) != (last_seen[n][1], last_seen[n][3])}
+    if chained != total:
+        problems.append(f"the steps chain to {chained}, the total says {total}")
+    return problems
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--greslint", required=True)
+    ARGS = ap.parse_args()
+    records = load_recordings()
+    passed = failed = 0
+    for case in sorted(records):
+        releases = sorted(records[case], key=MODELLED.index)
+        pairs = list(zip(releases, releases[1:]))
+        if (releases[0], releases[-1]) not in pairs:
+            pairs.append((releases[0], releases[-1]))
+        for a, b in pairs:
+            problems = check_pair(case, records[case], a, b)
+            changes = sorted(n for n in set(records[case][a]) & set(records[case][b])
+                             if records[case][a][n] != records[case][b][n])
+            if problems:
+                failed += 1
+                for p in problems:
+                    print(f"FAIL {case} {a} -> {b}: {p}")
+            else:
+                passed += 1
+                print(f"PASS {case} {a} -> {b}: " + (f"{len(changes)} verdict change(s): {', '.join(changes)}" if changes else "no change"))
+    print(f"{len(records)} multi-release cases; {passed} passed, {failed} failed")
+    return 1 if failed or not records else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
