@@ -12,7 +12,8 @@ import unittest
 
 GRESLINT = os.environ.get("GRESLINT", "greslint")
 HEAD = ("ClusterName=t\nSlurmctldHost=h\nSelectType=select/cons_tres\nGresTypes=gpu\n"
-        "TaskPlugin=task/affinity,task/cgroup\nProctrackType=proctrack/cgroup\n")
+        "TaskPlugin=task/affinity,task/cgroup\nProctrackType=proctrack/cgroup\n"
+        "PartitionName=all Nodes=ALL Default=YES\n")
 GOOD_SLURM = HEAD + "NodeName=gpu[01-04] Sockets=2 CoresPerSocket=16 Gres=gpu:a100:4\nPartitionName=p Nodes=gpu[01-04] Default=YES\n"
 GOOD_GRES = "NodeName=gpu[01-04] Name=gpu Type=a100 File=/dev/nvidia[0-3]\n"
 SHORT_GRES = "NodeName=gpu[01-04] Name=gpu Type=a100 File=/dev/nvidia[0-1]\n"

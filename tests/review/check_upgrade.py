@@ -43,6 +43,21 @@ def release_of(version):
     return f"{int(major):02d}.{int(minor):02d}"
 
 
+def load_known():
+    """(case, node, release) of tests/conformance/known_disagreements.tsv."""
+    known = set()
+    with open(os.path.join(TESTS, "conformance", "known_disagreements.tsv")) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            case, node, release = line.split("\t")[:3]
+            known.add((case, node, release))
+    return known
+
+
+KNOWN = load_known()
+
+
 def load_recordings():
     """case -> release -> node -> (verdict, drain reason or None)."""
     records = {}
@@ -72,7 +87,11 @@ def net_changes(change):
         hosts = subprocess.run([ARGS.greslint, "hostlist", "--expand", c["nodes"]], capture_output=True,
                                text=True, check=True).stdout.split()
         for h in hosts:
-            out[h] = (c["before"]["verdict"], c["after"]["verdict"], c["before"]["reason"], c["after"]["reason"])
+            # A change groups the nodes it applies to, and its reason names them all (as the
+            # text report folds them); Slurm's reason for one node names that node.
+            per_node = [r.replace(c["nodes"], h) if isinstance(r, str) else r
+                        for r in (c["before"]["reason"], c["after"]["reason"])]
+            out[h] = (c["before"]["verdict"], c["after"]["verdict"], per_node[0], per_node[1])
     return out
 
 
@@ -91,17 +110,23 @@ def check_pair(case, records, a, b):
     total = {n: (c[0], c[1], c[3]) for n, c in got.items()}
     nodes = set(records[a]) & set(records[b])
     for node in sorted(nodes):
+        # Nodes the live suites list as not modelled yet at a release (XFAIL there) say
+        # nothing about upgrade: greslint's verdict at that release is known to differ.
+        if {(case, node, a), (case, node, b)} & KNOWN:
+            continue
         (va, ra), (vb, rb) = records[a][node], records[b][node]
         g = got.get(node)
         if va == vb and (va != "drain" or ra == rb):
-            if g is not None:
+            # A fatal whose message changes is a change greslint reports; the recordings keep
+            # no message for fatals, so only a verdict change contradicts them.
+            if g is not None and (g[0] != g[1] or va == "drain"):
                 problems.append(f"{node}: Slurm keeps {va} from {a} to {b}, greslint reports {g[0]} -> {g[1]}")
             continue
         if g is None:
             problems.append(f"{node}: Slurm goes {va} -> {vb} from {a} to {b}, greslint reports no change")
         elif (g[0], g[1]) != (va, vb):
             problems.append(f"{node}: Slurm goes {va} -> {vb}, greslint {g[0]} -> {g[1]}")
-        elif vb == "drain" and g[3] != rb:
+        elif vb == "drain" and (g[3] or "") != (rb or ""):  # 24.11+ may drain with an empty reason
             problems.append(f"{node}: Slurm's drain reason at {b} is {rb!r}, greslint's {g[3]!r}")
     # The steps name where each change happens and add up to the total.
     first_seen, last_seen = {}, {}
