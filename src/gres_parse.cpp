@@ -56,7 +56,8 @@ std::pair<long long, std::size_t> read_ll(std::string_view s) {
 std::optional<std::uint64_t> parse_gres_count(std::string_view text) {
   auto [value, used] = read_ll(text);
   auto mult = suffix_multiplier(text.substr(used));
-  if (!mult || used == 0) return std::nullopt;
+  // strtoll reads no digits from a bare suffix ("M"): Slurm then multiplies 0, a valid count.
+  if (!mult || (used == 0 && text.empty())) return std::nullopt;
   // Slurm stores the signed result in a uint64_t: -1 becomes 2^64-1 (then rejected by C16).
   return std::uint64_t(value) * *mult;
 }
