@@ -54,6 +54,11 @@ bool input_unreadable(const Run& run);
 /// either fails.
 std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err);
 
+/// slurmctld refuses to start when any finding says so (an invalid NodeName= hostlist
+/// leaves no node to list) or when a node class's replay ends in its fatal. Reads the run's
+/// findings before the report stage.
+ClusterVerdict cluster_verdict(const Run& run);
+
 using SeverityOverrides = std::vector<std::pair<const RuleInfo*, Severity>>;
 
 /// --severity ID=LEVEL items; nullopt (with a message) when one is malformed.
