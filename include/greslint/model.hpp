@@ -73,6 +73,10 @@ struct Cluster {
   /// In slurm.conf order; a PartitionName given twice (GRS131, slurmctld exits) keeps the
   /// last line's nodes.
   std::vector<Partition> partitions;
+  /// The line slurmctld exits with at start-up, before any node registers (empty: it
+  /// starts). Every node's class then carries it as its reason; it is also the cluster's
+  /// verdict when no node can be listed (an invalid NodeName= hostlist).
+  std::string startup_fatal;
 
   /// Where node `node`'s Gres= was written (its own line, or the NodeName=DEFAULT it inherits).
   Span configured_gres_span(std::uint32_t node) const { return line_gres_span[node_line_of[node]]; }
