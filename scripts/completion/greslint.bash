@@ -21,6 +21,8 @@ _greslint_options() {
             echo "$common" ;;
         diff)
             echo "$common --git --slurm-version --format -o --output --fail-level --select --ignore --severity --config --no-config" ;;
+        why)
+            echo "$common --conf --state --slurm-version --format -o --output --no-drift -q --quiet" ;;
         upgrade)
             echo "$common --to --slurm-version --format -o --output --fail-level --select --ignore --severity --config --no-config" ;;
     esac
@@ -34,7 +36,7 @@ _greslint() {
         cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
         words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
     fi
-    local commands="lint nodes node-check hostlist rules explain diff upgrade help"
+    local commands="lint nodes node-check hostlist rules explain diff upgrade why help"
     local releases="22.05 23.02 23.11 24.05 24.11 25.05 25.11 26.05"
 
     # The command is the first word that is not an option; without one, greslint lints.
@@ -53,7 +55,7 @@ _greslint() {
     case $prev in
         --format)
             case $cmd in
-                nodes) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
+                nodes | why) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
                 rules) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
                 diff | upgrade) COMPREPLY=($(compgen -W "text json markdown" -- "$cur")) ;;
                 *) COMPREPLY=($(compgen -W "text concise json sarif github junit gitlab" -- "$cur")) ;;
@@ -69,7 +71,7 @@ _greslint() {
             ids=$(greslint rules 2>/dev/null | awk '/^GRS/ {print $1}')
             COMPREPLY=($(compgen -W "$ids" -- "$cur"))
             return ;;
-        -o | --output | --config | --baseline | --write-baseline | --inventory)
+        -o | --output | --config | --baseline | --write-baseline | --inventory | --conf | --state)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --sysroot) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --nodes | --node | --severity | --prefix-map | --git) return ;;
@@ -90,7 +92,7 @@ _greslint() {
             ids=$(greslint rules 2>/dev/null | awk '/^GRS/ {print $1}')
             COMPREPLY=($(compgen -W "$ids" -- "$cur")) ;;
         help) COMPREPLY=($(compgen -W "$commands" -- "$cur")) ;;
-        hostlist) ;;
+        hostlist | why) ;;
         *) COMPREPLY=($(compgen -f -- "$cur")) ;;
     esac
 }
