@@ -70,7 +70,36 @@ bool covers(const Suppression& s, const Diagnostic& d) {
   if (covers(s, d.span)) return true;
   if (s.whole_file) return false;  // disable-file is about the findings of that file
   return std::any_of(d.related.begin(), d.related.end(),
-                     [&](const Related& r) { return r.span.file != d.span.file && covers(s, r.span); });
+                     [&](const Related& r) { return !r.same && r.span.file != d.span.file && covers(s, r.span); });
+}
+
+/// Whether suppressions silence `d` where it is about `span`; marks them used.
+bool silenced_at(std::vector<Suppression>& all, const Diagnostic& d, Span span) {
+  bool hit = false;
+  for (Suppression& s : all)
+    if (s.rule == d.rule && covers(s, span)) s.used = hit = true;
+  return hit;
+}
+
+/// Applies the suppressions to `d`: true when it is silenced as a whole. A finding that
+/// says the same on several lines (Related::same) loses the lines a suppression covers and
+/// stays for the others, the first of them becoming its place.
+bool silenced(std::vector<Suppression>& all, Diagnostic& d) {
+  bool whole = false;
+  for (Suppression& s : all)
+    if (s.rule == d.rule && covers(s, d) && !covers(s, d.span)) s.used = whole = true;  // the other file's record
+  if (whole) return true;
+  const bool primary = silenced_at(all, d, d.span);
+  std::vector<Related> kept;
+  for (Related& r : d.related)
+    if (!r.same || !silenced_at(all, d, r.span)) kept.push_back(std::move(r));
+  d.related = std::move(kept);
+  if (!primary) return false;
+  auto next = std::find_if(d.related.begin(), d.related.end(), [](const Related& r) { return r.same; });
+  if (next == d.related.end()) return true;
+  d.span = next->span;
+  d.related.erase(next);
+  return false;
 }
 
 }  // namespace
@@ -114,12 +143,8 @@ void apply_suppressions(const std::vector<Comment>& comments, const SourceManage
     }
   }
   if (all.empty()) return;
-  diagnostics.erase(std::remove_if(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
-                      bool hit = false;
-                      for (Suppression& s : all)
-                        if (s.rule == d.rule && covers(s, d)) s.used = hit = true;
-                      return hit;
-                    }),
+  diagnostics.erase(std::remove_if(diagnostics.begin(), diagnostics.end(),
+                                   [&](Diagnostic& d) { return silenced(all, d); }),
                     diagnostics.end());
   for (const Suppression& s : all)
     if (!s.used)

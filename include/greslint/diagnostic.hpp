@@ -26,6 +26,9 @@ std::optional<Severity> parse_severity(std::string_view s) noexcept;
 struct Related {
   Span span;
   std::string message;
+  /// Another place that says the same as the finding (another line with the same mistake),
+  /// not a place that explains it: a suppression there silences the finding for that place.
+  bool same = false;
 };
 
 struct Edit {
@@ -57,6 +60,12 @@ struct Diagnostic {
   Effect effect = Effect::none;
   Daemon daemon = Daemon::none;
   std::string slurm_message;  ///< the exact line Slurm logs, when one exists
+  /// For a finding whose nodes drain: the Reason scontrol shows for them, the same one
+  /// `greslint nodes` gives (for the finding's first drained node, when Slurm's reason
+  /// names the node; Slurm leaves some empty). Nullopt when none of its nodes drains.
+  std::optional<std::string> reason;
+  /// What the quoted reason leaves out, e.g. that each node's reason names that node.
+  std::string reason_note;
   std::vector<Related> related;
   std::string help;
   std::optional<Fix> fix;

@@ -378,9 +378,16 @@ std::string consequence_text(const Diagnostic& d) {
       if (d.daemon == Daemon::slurmd && !nodes.empty()) s += " on " + nodes;
       return s + quoted;
     }
-    case Effect::drain:
-      return std::string(daemon.empty() ? "slurmctld" : daemon) + " drains " +
-             (nodes.empty() ? std::string("the node") : nodes) + quoted;
+    case Effect::drain: {
+      std::string s = std::string(daemon.empty() ? "slurmctld" : daemon) + " drains " +
+                      (nodes.empty() ? std::string("the node") : nodes);
+      if (!d.reason) return s + quoted;
+      // The reason scontrol shows, as `greslint nodes` does; the log line when it differs.
+      s += d.reason->empty() ? std::string(" with no reason shown") : ": \"" + sanitize_for_output(*d.reason) + "\"";
+      if (!d.reason_note.empty()) s += " (" + sanitize_for_output(d.reason_note) + ")";
+      if (!d.slurm_message.empty() && d.slurm_message != *d.reason) s += ", after logging" + quoted.substr(1);
+      return s;
+    }
     case Effect::degraded:
       return "Slurm keeps running but not as configured" + (nodes.empty() ? "" : " on " + nodes) +
              quoted;

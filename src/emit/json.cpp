@@ -65,6 +65,11 @@ class JsonEmitter {
     w_.key("effect").string_or_null(effect_name(d.effect));
     w_.key("daemon").string_or_null(daemon_name(d.daemon));
     w_.key("slurm_message").string_or_null(d.slurm_message);
+    w_.key("reason");
+    if (d.reason)
+      w_.string(*d.reason);
+    else
+      w_.null();
     w_.key("related").begin_array();
     for (const Related& r : d.related) {
       w_.begin_object();

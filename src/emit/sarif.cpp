@@ -297,6 +297,7 @@ class SarifEmitter {
     if (!effect_name(d.effect).empty()) w_.key("effect").string(effect_name(d.effect));
     if (!daemon_name(d.daemon).empty()) w_.key("daemon").string(daemon_name(d.daemon));
     if (!d.slurm_message.empty()) w_.key("slurmMessage").string(d.slurm_message);
+    if (d.reason) w_.key("reason").string(*d.reason);
     w_.end_object();
   }
 

@@ -48,7 +48,7 @@ Cluster Analyzer::run() {
   if (ctld_.fatal) cluster_.startup_fatal = ctld_.reason;
   for (const ConfigFile* f : {&slurm_, &gres_, &cgroup_})
     cluster_.comments.insert(cluster_.comments.end(), f->comments.begin(), f->comments.end());
-  findings_.flush(cluster_.node_names);
+  findings_.flush(cluster_);
   return std::move(cluster_);
 }
 

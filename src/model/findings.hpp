@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "greslint/model.hpp"
 #include "greslint/report.hpp"
 
 namespace greslint::model {
@@ -35,6 +36,15 @@ std::string expand_nodes(std::string text, std::string_view nodes);
 /// How many other places that say the same a finding shows as related notes; the others are
 /// counted in the last of them.
 inline constexpr std::size_t kShownEchoes = 3;
+
+/// How many other lines a finding merged from findings on several lines names as related
+/// (Related::same); the others are counted in the last of them.
+inline constexpr std::size_t kMaxSameLines = 16;
+
+/// Findings that say the same about different lines (the same rule, severity, message, help
+/// and Slurm line, but for the nodes each line is about) become one: the first line's, the
+/// others its related notes, its nodes all of theirs. Findings with a fix stay apart.
+void merge_same_lines(std::vector<Diagnostic>& diagnostics);
 
 /// "; 4 more lines say the same": the count of places past kShownEchoes.
 std::string more_lines(std::size_t n, std::string_view verb);
@@ -71,8 +81,9 @@ class Findings {
   /// the first kShownEchoes of a finding; the others are counted.
   void echo(const std::function<Span(Span)>& where, const std::function<std::string()>& message);
 
-  /// Hands the merged findings to the reporter, their nodes folded and placeholders expanded.
-  void flush(const std::vector<std::string>& node_names);
+  /// Hands the merged findings to the reporter, their nodes folded, placeholders expanded,
+  /// and, for findings whose nodes drain, the reason the model gave those nodes.
+  void flush(const Cluster& cluster);
 
   Reporter& reporter() { return out_; }
 
