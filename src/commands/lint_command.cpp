@@ -20,17 +20,8 @@ class LintCommand final : public Command {
     CLI::App& cmd = *app_;
     cmd.add_option("PATH", o_.paths, "directory holding slurm.conf, or a slurm.conf file")->expected(0, 1);
     cmd.add_option("--slurm-version", o_.slurm_version, "Slurm release to model (22.05 ... 26.05)");
-    add_format_option(cmd, text_);
-    cmd.add_option("-o,--output", o_.output, "write the report to FILE");
-    add_fail_level_option(cmd, text_);
-    cmd.add_option("--select", o_.select, "only these rules (ids or names, comma separated)")->delimiter(',');
-    cmd.add_option("--ignore", o_.ignore, "skip these rules (ids or names, comma separated)")->delimiter(',');
+    add_report_options(cmd, o_, text_);
     cmd.add_option("--nodes", o_.nodes, "only findings that affect these nodes (hostlist)");
-    add_color_option(cmd, text_);
-    cmd.add_flag("-q,--quiet", o_.quiet, "print nothing when there is nothing to report");
-    cmd.add_option("--severity", o_.severity, "override a rule's severity: ID=error|warning|note")->delimiter(',');
-    cmd.add_option("--config", o_.config, "read this .greslint.conf instead of searching upward");
-    cmd.add_flag("--no-config", o_.no_config, "ignore .greslint.conf files");
     if (kind_ == Kind::lint) {
       cmd.add_option("--baseline", o_.baseline, "do not report the findings recorded in FILE (see --write-baseline)");
       cmd.add_option("--write-baseline", o_.write_baseline, "record every finding in FILE, a baseline to commit");
@@ -43,17 +34,7 @@ class LintCommand final : public Command {
   }
 
   int run(std::ostream& out, std::ostream& err) override {
-    auto format = checked_format(text_.format, err);
-    if (!format) return 2;
-    auto level = checked_fail_level(text_.fail_level, err);
-    if (!level) return 2;
-    o_.format = *format;
-    o_.fail_level = *level;
-    o_.format_given = app_->count("--format") > 0;
-    o_.fail_level_given = app_->count("--fail-level") > 0;
-    auto color = checked_color(text_.color, err);
-    if (!color) return 2;
-    o_.color = *color;
+    if (!apply_report_options(*app_, text_, o_, err)) return 2;
     return kind_ == Kind::lint ? run_lint(o_, out, err) : run_nodes(o_, out, err);
   }
 
