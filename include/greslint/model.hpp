@@ -91,6 +91,13 @@ struct ConfigModel {
   std::vector<const GresLine*> gres_lines_of(std::uint32_t node) const;
 };
 
+/// A partition and the nodes slurmctld gives it: Nodes= with ALL, NodeSets and the
+/// PartitionName=DEFAULT Nodes= resolved (indexes into Cluster::node_names, each once).
+struct Partition {
+  std::string name;
+  std::vector<std::uint32_t> nodes;
+};
+
 /// Everything greslint learned about the configuration.
 struct Cluster {
   std::vector<std::string> node_names;  ///< every slurm.conf node, in definition order
@@ -101,6 +108,13 @@ struct Cluster {
   std::vector<Span> line_gres_span;         ///< NodeName line -> where its Gres= was written
   /// What the model read; null when it stopped at its limits.
   std::shared_ptr<const ConfigModel> config;
+  /// In slurm.conf order; a PartitionName given twice (GRS131, slurmctld exits) keeps the
+  /// last line's nodes.
+  std::vector<Partition> partitions;
+  /// The line slurmctld exits with at start-up, before any node registers (empty: it
+  /// starts). Every node's class then carries it as its reason; it is also the cluster's
+  /// verdict when no node can be listed (an invalid NodeName= hostlist).
+  std::string startup_fatal;
 
   /// Where node `node`'s Gres= was written (its own line, or the NodeName=DEFAULT it inherits).
   Span configured_gres_span(std::uint32_t node) const { return line_gres_span[node_line_of[node]]; }

@@ -29,9 +29,7 @@ std::unique_ptr<Analysis> analyse(LintOptions o, const std::string& path, std::o
 
 bool load(diff::Snapshot& s, const LintOptions& o, const std::string& path, std::ostream& err) {
   s.analysis = analyse(o, path, err);
-  if (!s.analysis) return false;
-  s.partitions = diff::read_partitions(*s.analysis);
-  return true;
+  return s.analysis != nullptr;
 }
 
 }  // namespace

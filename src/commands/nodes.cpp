@@ -27,17 +27,12 @@ bool parse_verdict_filter(const std::vector<std::string>& names, std::vector<Ver
   return true;
 }
 
-/// slurmctld refuses to start when any finding says so (an invalid NodeName= hostlist
-/// leaves no node to list) or when a node class's replay ends in its fatal.
+/// slurmctld refuses to start when the model's start-up replay ends in a fatal (an invalid
+/// NodeName= hostlist leaves no node to list) or when a node class's replay ends in its
+/// fatal (a CLOUD node's gres.conf, which slurmctld loads itself).
 ClusterVerdict cluster_verdict(const Run& run) {
-  const Diagnostic* first = nullptr;
-  for (const Diagnostic& d : run.reporter.diagnostics())
-    if (d.effect == Effect::fatal && d.daemon == Daemon::slurmctld &&
-        (!first ||
-         std::make_pair(d.span.file.index, d.span.begin) < std::make_pair(first->span.file.index, first->span.begin)))
-      first = &d;
-  if (first) return {Verdict::slurmctld_fatal, first->slurm_message.empty() ? first->message : first->slurm_message};
   const Cluster& c = run.cluster;
+  if (!c.startup_fatal.empty()) return {Verdict::slurmctld_fatal, c.startup_fatal};
   for (std::uint32_t n = 0; n < c.node_names.size(); ++n) {
     const NodeClass& cls = c.classes[c.class_of[n]];
     if (cls.verdict == Verdict::slurmctld_fatal) return {Verdict::slurmctld_fatal, node_reason(cls, c.node_names[n])};

@@ -74,16 +74,19 @@ void write_markdown(const std::vector<SlurmVersion>& path, const std::string& so
   const std::string through = release_list(path);
   out << fmt::format("`{}`, from Slurm {} ({}){}.\n\n", sanitize_for_output(label), path.front().str(), source,
                      through.empty() ? "" : ", through " + through);
+  // One comment holds every step and the total: they share its budget.
+  const std::size_t parts = 1 + std::count_if(steps.begin(), steps.end(), [](const Step& s) { return !s.empty(); });
+  const std::size_t budget = diff::kMarkdownBudget / parts;
   for (const Step& s : steps) {
     if (s.empty()) continue;
     std::ostringstream body;
-    diff::render_markdown(s.report, body, 3, true);
+    diff::render_markdown(s.report, body, 3, true, budget);
     std::string text = body.str();
     text.erase(0, text.find('\n') + 1);  // replaced by the step's heading
     out << fmt::format("### At {} (from {})\n", s.to.str(), s.from.str()) << text;
   }
   std::ostringstream body;
-  diff::render_markdown(net, body, 3);
+  diff::render_markdown(net, body, 3, false, budget);
   std::string text = body.str();
   text.erase(0, text.find('\n') + 1);
   out << fmt::format("### In total, {} → {}\n", path.front().str(), path.back().str()) << text;
@@ -146,7 +149,6 @@ int run_upgrade(const UpgradeOptions& options, std::ostream& out, std::ostream& 
     sides[i].label = o.paths.front();
     sides[i].analysis = analyze_configuration(at, err);
     if (!sides[i].analysis) return 2;
-    sides[i].partitions = diff::read_partitions(*sides[i].analysis);
   }
   std::vector<Step> steps;
   for (std::size_t i = 1; i < path.size(); ++i) steps.push_back({path[i - 1], path[i], diff::compare(sides[i - 1], sides[i])});

@@ -16,25 +16,14 @@
 
 namespace greslint::diff {
 
-/// A partition and the slurm.conf nodes it holds (indexes into Cluster::node_names).
-struct Partition {
-  std::string name;
-  std::vector<std::uint32_t> nodes;
-};
-
 /// One side of a comparison: a configuration analysed as lint sees it.
 struct Snapshot {
   std::string label;                   ///< how the report names this side ("HEAD~1", "new/")
   std::unique_ptr<Analysis> analysis;  ///< null: no configuration there (a revision before it existed)
-  std::vector<Partition> partitions;
   /// Prefix that turns a file name relative to slurm.conf's directory into the one the
   /// reader knows (the directory as given on the command line, or its path in the repository).
   std::string display_dir;
 };
-
-/// Reads PartitionName= records of the analysed slurm.conf (and its Includes) again and
-/// resolves their Nodes= against the model's node names.
-std::vector<Partition> read_partitions(const Analysis& analysis);
 
 /// A node's verdict as one side sees it; `present` is false for a node only the other
 /// side defines.
@@ -111,7 +100,11 @@ std::optional<OutputFormat> parse_output_format(std::string_view name);
 
 /// `changed_gpus_only`: leave out GPU rows that stay the same (upgrade steps).
 void render_text(const ChangeReport& r, std::ostream& out, bool changed_gpus_only = false);
-void render_markdown(const ChangeReport& r, std::ostream& out, int heading_level = 3, bool changed_gpus_only = false);
+/// GitHub refuses a pull-request comment over 65,536 characters (a job summary takes 1 MiB):
+/// a report's Markdown stays under this many, cutting long tables and cells.
+constexpr std::size_t kMarkdownBudget = 60000;
+void render_markdown(const ChangeReport& r, std::ostream& out, int heading_level = 3, bool changed_gpus_only = false,
+                     std::size_t budget = kMarkdownBudget);
 
 /// The whole report of one command ("diff") in `format`; JSON adds schema, tool, command
 /// and whether the change fails at `level`.

@@ -108,7 +108,7 @@ GpuTable gpu_table(const Snapshot& s) {
         for (const auto& [type, count] : per_class[k]) sum[type] += count * members[k];
     table.emplace_back(name, std::move(sum));
   };
-  for (const Partition& p : s.partitions) add_nodes(p.name, p.nodes);
+  for (const Partition& p : c.partitions) add_nodes(p.name, p.nodes);
   std::vector<std::uint32_t> all(c.node_names.size());
   for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
   add_nodes("", all);
@@ -189,52 +189,6 @@ void compare_findings(const Snapshot& before, const Snapshot& after, ChangeRepor
 }
 
 }  // namespace
-
-std::vector<Partition> read_partitions(const Analysis& analysis) {
-  SourceManager sources;
-  Reporter ignored;  // lint has reported every problem of these files already
-  ReadOptions ro;
-  ro.slurm_conf_dir = dirname_of(analysis.slurm_conf);
-  const VersionProfile profile(analysis.version.version);
-  const ConfigFile conf = read_config_file(analysis.slurm_conf, ro, profile, sources, ignored);
-  const std::vector<std::string>& names = analysis.cluster.node_names;
-  NodeIndex index(names);
-
-  std::vector<Partition> out;
-  std::string default_nodes;
-  for (const Directive& d : conf.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "PartitionName")) continue;
-    const KeyValue* nodes_kv = d.find("Nodes");
-    if (iequals(d.head().value, "DEFAULT")) {
-      if (nodes_kv) default_nodes = nodes_kv->value;
-      continue;
-    }
-    const std::string nodes = nodes_kv ? nodes_kv->value : default_nodes;
-    Partition p;
-    p.name = d.head().value;
-    std::vector<bool> seen(names.size(), false);
-    auto add = [&](std::uint32_t n) {
-      if (!seen[n]) p.nodes.push_back(n);
-      seen[n] = true;
-    };
-    for (std::string_view item : split_commas_view(nodes)) {
-      if (iequals(item, "ALL")) {
-        for (std::uint32_t n = 0; n < names.size(); ++n) add(n);
-        continue;
-      }
-      auto list = parse_hostlist(item, Span{}, profile);
-      if (!list.ok()) continue;  // GRS108 and the hostlist rules say what Slurm does
-      list.list->for_each([&](const std::string& host, const HostRange&) {
-        if (auto n = index.find(host)) add(*n);
-      });
-    }
-    // A repeated PartitionName= updates the partition; the last Nodes= wins.
-    auto same = std::find_if(out.begin(), out.end(), [&](const Partition& q) { return q.name == p.name; });
-    if (same != out.end()) *same = std::move(p);
-    else out.push_back(std::move(p));
-  }
-  return out;
-}
 
 std::size_t ChangeReport::regressed_nodes() const {
   std::size_t n = 0;

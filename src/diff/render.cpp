@@ -48,18 +48,30 @@ std::string outcome(const ChangeReport& r) {
                          r.introduced.size() == 1 ? "" : "s", r.fixed.size());
 }
 
+/// A Markdown cell holds at most this many characters of one value (a folded hostlist of
+/// scattered nodes, a long message); the rest is cut with an ellipsis.
+constexpr std::size_t kMaxCell = 400;
+
+std::string clip(std::string text) {
+  if (text.size() <= kMaxCell) return text;
+  std::size_t end = kMaxCell;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // a whole UTF-8 character
+  text.resize(end);
+  return text + "…";
+}
+
 // Markdown: text from configuration files must not open code, emphasis, links, HTML or
 // table cells. With [ and ] escaped no link can form, so parentheses stay as they are.
 std::string md_escape(std::string_view text) {
   std::string out;
-  for (char c : sanitize_for_output(text)) {
+  for (char c : clip(sanitize_for_output(text))) {
     if (std::string_view("\\`*_[]<>|~").find(c) != std::string_view::npos) out += '\\';
     out += c;
   }
   return out;
 }
 std::string md_code(std::string_view text) {
-  std::string s = sanitize_for_output(text);
+  std::string s = clip(sanitize_for_output(text));
   std::replace(s.begin(), s.end(), '`', '\'');
   std::string out = "`" + s + "`";
   // A pipe ends a table cell even inside a code span.
@@ -76,6 +88,44 @@ std::string md_reason(const NodeVerdict& v, const std::string& nodes) {
   std::string text = verdict_text(v, nodes);
   return md_escape(text.substr(text.find('"')));
 }
+
+/// Markdown for a pull-request comment keeps to a budget of characters (kMarkdownBudget): a table shows
+/// at most kMaxRows rows and stops early when the budget runs out, and says how many rows
+/// `--format json` has besides. Each table's heading and first row always fit: the budget
+/// leaves room for the tables after it, and no cell is longer than kMaxCell.
+class MarkdownDocument {
+ public:
+  static constexpr std::size_t kMaxRows = 200;  ///< per table
+
+  /// `budget` characters in all (see kMarkdownBudget).
+  explicit MarkdownDocument(std::size_t budget) : budget_(budget), reserve_(budget / 15) {}
+
+  void line(const std::string& text) { text_ += text + "\n"; }
+
+  template <typename Row, typename Render>
+  void table(const std::string& heading, const char* header, const std::vector<Row>& rows, Render render) {
+    if (rows.empty()) return;
+    text_ += heading + "\n\n" + header + "\n";
+    std::size_t shown = 0;
+    for (const Row& row : rows) {
+      const std::string cells = render(row);
+      if (shown == kMaxRows || (shown > 0 && text_.size() + cells.size() + reserve_ > budget_)) break;
+      text_ += cells + "\n";
+      ++shown;
+    }
+    if (shown < rows.size())
+      text_ += fmt::format("\n{} more row{} not shown here: `--format json` lists them all.\n",
+                           rows.size() - shown, rows.size() - shown == 1 ? "" : "s");
+    text_ += "\n";
+  }
+
+  const std::string& text() const { return text_; }
+
+ private:
+  std::size_t budget_;
+  std::size_t reserve_;  ///< kept for the tables still to come
+  std::string text_;
+};
 
 }  // namespace
 
@@ -125,56 +175,50 @@ void render_text(const ChangeReport& r, std::ostream& out, bool changed_gpus_onl
   out << "\n" << outcome(r) << "\n";
 }
 
-void render_markdown(const ChangeReport& r, std::ostream& out, int heading_level, bool changed_gpus_only) {
+void render_markdown(const ChangeReport& r, std::ostream& out, int heading_level, bool changed_gpus_only,
+                     std::size_t budget) {
+  MarkdownDocument doc(budget);
   const std::string h(std::size_t(std::max(1, heading_level)), '#');
-  out << fmt::format("{} greslint: {} → {}\n\n", h, md_escape(side_text(r.before)), md_escape(side_text(r.after)));
-  out << fmt::format("**{}**. Nodes: {} → {} ({} → {}).\n\n", md_escape(outcome(r)), r.before.nodes, r.after.nodes,
-                     verdict_counts(r.before), verdict_counts(r.after));
-  if (!r.verdicts.empty()) {
-    out << fmt::format("{}# Verdict changes\n\n| Nodes | Count | Before | After | Reason after | Reason before |\n"
-                       "|---|--:|---|---|---|---|\n", h);
-    for (const VerdictChange& v : r.verdicts)
-      out << fmt::format("| {}{} | {} | {} | {} | {} | {} |\n", v.regression() ? ":x: " : "", md_code(v.nodes), v.count,
-                         md_verdict(v.before), md_verdict(v.after), md_reason(v.after, v.nodes),
-                         md_reason(v.before, v.nodes));
-    out << "\n";
-  }
-  if (!r.gres.empty()) {
-    out << fmt::format("{}# GRES changes\n\n| Nodes | Count | Before | After |\n|---|--:|---|---|\n", h);
-    for (const GresChange& g : r.gres)
-      out << fmt::format("| {} | {} | {} | {} |\n", md_code(g.nodes), g.count, md_code(g.before), md_code(g.after));
-    out << "\n";
-  }
+  doc.line(fmt::format("{} greslint: {} → {}\n", h, md_escape(side_text(r.before)), md_escape(side_text(r.after))));
+  doc.line(fmt::format("**{}**. Nodes: {} → {} ({} → {}).\n", md_escape(outcome(r)), r.before.nodes, r.after.nodes,
+                       verdict_counts(r.before), verdict_counts(r.after)));
+  doc.table(h + "# Verdict changes", "| Nodes | Count | Before | After | Reason after | Reason before |\n|---|--:|---|---|---|---|",
+            r.verdicts, [](const VerdictChange& v) {
+              return fmt::format("| {}{} | {} | {} | {} | {} | {} |", v.regression() ? ":x: " : "", md_code(v.nodes),
+                                 v.count, md_verdict(v.before), md_verdict(v.after), md_reason(v.after, v.nodes),
+                                 md_reason(v.before, v.nodes));
+            });
+  doc.table(h + "# GRES changes", "| Nodes | Count | Before | After |\n|---|--:|---|---|", r.gres,
+            [](const GresChange& g) {
+              return fmt::format("| {} | {} | {} | {} |", md_code(g.nodes), g.count, md_code(g.before), md_code(g.after));
+            });
   std::vector<GpuRow> gpus;
   for (const GpuRow& g : r.gpus)
     if (!changed_gpus_only || g.before != g.after) gpus.push_back(g);
-  if (!gpus.empty()) {
-    out << fmt::format("{}# Usable GPUs\n\nNodes that register (ok or degraded) count; drained and fatal ones do not.\n\n"
-                       "| Partition | Type | Before | After | Change |\n|---|---|--:|--:|--:|\n", h);
-    for (const GpuRow& g : gpus) {
-      const std::string delta = signed_delta(g.before, g.after);
-      out << fmt::format("| {} | {} | {} | {} | {} |\n", md_escape(partition_name(g)), md_escape(type_name(g)), g.before,
-                         g.after, delta == "0" ? delta : "**" + delta + "**");
-    }
-    out << "\n";
-  }
+  doc.table(h + "# Usable GPUs\n\nNodes that register (ok or degraded) count; drained and fatal ones do not.",
+            "| Partition | Type | Before | After | Change |\n|---|---|--:|--:|--:|", gpus, [](const GpuRow& g) {
+              const std::string delta = signed_delta(g.before, g.after);
+              return fmt::format("| {} | {} | {} | {} | {} |", md_escape(partition_name(g)), md_escape(type_name(g)),
+                                 g.before, g.after, delta == "0" ? delta : "**" + delta + "**");
+            });
   auto findings = [&](const char* title, const std::vector<FindingChange>& list) {
-    if (list.empty()) return;
-    out << fmt::format("{}# {} ({})\n\n| | Rule | Where | Message | Nodes | Fingerprint |\n|---|---|---|---|---|---|\n",
-                       h, title, list.size());
-    for (const FindingChange& f : list) {
-      const Diagnostic& d = *f.finding;
-      const char* icon = d.severity == Severity::error ? ":x:" : d.severity == Severity::warning ? ":warning:" : ":information_source:";
-      std::string message = md_escape(d.message);
-      if (!f.previous_message.empty()) message += " (was: " + md_escape(f.previous_message) + ")";
-      out << fmt::format("| {} | {} | {} | {} | {} | {} |\n", icon, d.rule->id, md_code(finding_location(f)), message,
-                         d.nodes.empty() ? "" : md_code(d.nodes), md_code(f.fingerprint));
-    }
-    out << "\n";
+    doc.table(fmt::format("{}# {} ({})", h, title, list.size()),
+              "| | Rule | Where | Message | Nodes | Fingerprint |\n|---|---|---|---|---|---|", list,
+              [](const FindingChange& f) {
+                const Diagnostic& d = *f.finding;
+                const char* icon = d.severity == Severity::error     ? ":x:"
+                                   : d.severity == Severity::warning ? ":warning:"
+                                                                     : ":information_source:";
+                std::string message = md_escape(d.message);
+                if (!f.previous_message.empty()) message += " (was: " + md_escape(f.previous_message) + ")";
+                return fmt::format("| {} | {} | {} | {} | {} | {} |", icon, d.rule->id, md_code(finding_location(f)),
+                                   message, d.nodes.empty() ? "" : md_code(d.nodes), md_code(f.fingerprint));
+              });
   };
   findings("Findings introduced", r.introduced);
   findings("Findings fixed", r.fixed);
   findings("Findings reworded", r.reworded);
+  out << doc.text();
 }
 
 void render_json_members(const ChangeReport& r, emit_detail::JsonWriter& w) {

@@ -45,6 +45,7 @@ Cluster Analyzer::run() {
   stop_at_first_cloud_load_fatal();
   // The cluster as a whole.
   check_policy();
+  if (ctld_.fatal) cluster_.startup_fatal = ctld_.reason;
   for (const ConfigFile* f : {&slurm_, &gres_, &cgroup_})
     cluster_.comments.insert(cluster_.comments.end(), f->comments.begin(), f->comments.end());
   findings_.flush(cluster_.node_names);

@@ -4,7 +4,8 @@
 // defined by pipeline step, one file each (docs/architecture.md has the map):
 //   analyze.cpp     run(): the order of the steps; analyze(), analyze_text()
 //   inputs.cpp      reading slurm.conf, gres.conf, cgroup.conf
-//   startup.cpp     slurm.conf start-up: GresTypes, NodeName lines, partitions
+//   startup.cpp     slurm.conf start-up: GresTypes, NodeName lines
+//   partitions.cpp  PartitionName lines and their nodes
 //   startup_checks.cpp  the value checks, select plugin, cgroup.conf, node table
 //   node_lines.cpp  a NodeName line's nodes and topology (Slurm's corrections)
 //   classes.cpp     which gres.conf lines apply to which node; node classes
@@ -64,7 +65,12 @@ class Analyzer {
   void check_grestypes();
   void build_nodes();
   void check_addresses(const Directive& d, const NodeLine& line, std::uint64_t node_count);
+  // ----- partitions.cpp ------------------------------------------------------------
+  /// Each PartitionName line: its Nodes= resolved as slurmctld does, checked, and kept
+  /// in Cluster::partitions.
   void check_partitions();
+  /// The nodes of a NodeSet=... Feature= set: every node whose Features list names it.
+  std::vector<std::uint32_t> nodes_with_feature(std::string_view feature) const;
   // ----- startup_checks.cpp -------------------------------------------------------
   void check_slurm_conf_values();
   void check_select_plugin();

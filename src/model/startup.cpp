@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // slurm.conf start-up, as slurmctld reads it: GresTypes (gres.c:gres_init), each NodeName
-// line (read_config.c, node_conf.c) and each PartitionName line. The model builds the
+// line (read_config.c, node_conf.c). The model builds the
 // nodes; the checks of rules/stages.hpp decide whether slurmctld starts.
 #include <algorithm>
 #include <fmt/format.h>
@@ -73,39 +73,6 @@ void Analyzer::check_addresses(const Directive& d, const NodeLine& line, std::ui
     const HostlistResult list = parse_hostlist(kv->value, kv->value_span, profile_);
     const rules::NodeAddressView view{profile_, *kv, list, node_count, line.names_span};
     for (const auto& check : rules::kNodeAddressStage) ctld_.apply(check.run(view, findings_));
-  }
-}
-
-void Analyzer::check_partitions() {
-  // A NodeSet's own Nodes= only matter where a partition uses the set: slurmctld then
-  // substitutes them and looks each one up (nodespec_to_hostlist).
-  std::unordered_map<std::string, const KeyValue*> nodesets;
-  for (const Directive& n : slurm_.directives)
-    if (n.kind == Directive::Kind::record && iequals(n.head().spec->name, "NodeSet"))
-      nodesets[n.head().value] = n.find("Nodes");
-  for (const Directive& d : slurm_.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "PartitionName") || !d.complete) continue;
-    const KeyValue* nodes = d.find("Nodes");
-    if (!nodes || iequals(nodes->value, "ALL") || iequals(d.head().value, "DEFAULT")) continue;
-    auto l = parse_hostlist(nodes->value, nodes->value_span, profile_);
-    if (!l.ok()) continue;
-    rules::PartitionView view{d, *nodes, {}};
-    std::uint32_t previous = NodeIndex::kNone;
-    auto look_up = [&](const std::string& host) {
-      if (node_index_.find_near(cluster_.node_names, host, previous) == NodeIndex::kNone && view.unknown.size() < 64)
-        view.unknown.push_back(host);
-    };
-    spend(*l.list, nodes->value_span);
-    l.list->for_each([&](const std::string& host, const HostRange&) {
-      auto set = nodesets.find(host);
-      if (set == nodesets.end()) return look_up(host);
-      if (!set->second) return;  // a Feature= set: nodes by feature, never unknown
-      auto members = parse_hostlist(set->second->value, set->second->value_span, profile_);
-      if (!members.ok()) return;
-      spend(*members.list, set->second->value_span);
-      members.list->for_each([&](const std::string& member, const HostRange&) { look_up(member); });
-    });
-    for (const auto& check : rules::kPartitionStage) ctld_.apply(check.run(view, findings_));
   }
 }
 

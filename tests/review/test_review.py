@@ -150,6 +150,53 @@ class Diff(Base):
         self.assertRegex(md, r"\| :x: \| GRS301 \| `drained/gres.conf:2:47` \| .* \| `a100-\[05-08\]` \| `%s` \|" % fp)
         self.assertNotIn("Findings fixed", md)
 
+    def test_nodesets_feature_sets_and_bracket_lists_count_in_partitions(self):
+        def edit(f, t):
+            if f != "slurm.conf":
+                return t
+            t = t.replace("Gres=gpu:l40s:8", "Gres=gpu:l40s:8 Features=fast")
+            return t.replace("PartitionName=gpu Nodes=a100-[01-08],l40s-[01-04] State=UP",
+                             "NodeSet=a100s Nodes=a100-[01-08]\nNodeSet=fast Feature=fast\n"
+                             "PartitionName=gpu Nodes=a100s,fast State=UP\n"
+                             "PartitionName=odd Nodes=a100-[01,03,05,07] State=UP")
+        self.tree("old", edit=edit)
+        self.tree("drained", source=os.path.join(self.tmp, "old"),
+                  edit=lambda f, t: t.replace(A100_LINES, A100_HALF) if f == "gres.conf" else t)
+        report = self.diff_json("old", "drained", rc=1)
+        self.assertEqual(gpus(report), {
+            ("gpu", "a100"): (32, 16), ("gpu", "l40s"): (32, 32),
+            ("odd", "a100"): (16, 8),
+            (None, "a100"): (32, 16), (None, "l40s"): (32, 32)})
+
+    def test_markdown_stays_under_the_pull_request_comment_limit(self):
+        # 600 nodes, each drained with its own reason: 600 verdict rows and 600 findings,
+        # some 150 KB of tables if nothing were cut.
+        def cluster(name, counts):
+            d = os.path.join(self.tmp, name)
+            os.makedirs(d)
+            nodes = "".join(f"NodeName=n{i:04d} CPUs=8 Gres=gpu:{c}\n" for i, c in enumerate(counts))
+            with open(os.path.join(d, "slurm.conf"), "w") as f:
+                f.write("ClusterName=big\nSlurmctldHost=head\nGresTypes=gpu\nSelectType=select/cons_tres\n"
+                        f"{nodes}PartitionName=all Nodes=ALL Default=YES\n")
+            with open(os.path.join(d, "gres.conf"), "w") as f:
+                f.write("Name=gpu File=/dev/nvidia0\n")
+        cluster("old", [1] * 600)
+        cluster("new", [2 + i for i in range(600)])
+        p = run("diff", "old", "new", "--slurm-version", "24.11", "--format", "markdown", cwd=self.tmp)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        md = p.stdout
+        self.assertLess(len(md), 65536)
+        self.assertIn("**600 nodes stop serving", md)
+        self.assertRegex(md, r"\n\d+ more rows not shown here: `--format json` lists them all\.\n")
+        shown = md.count("| :x: `n0")
+        self.assertGreater(shown, 20)
+        self.assertLess(shown, 600)
+        # Every table still starts, even when the first ones took most of the budget.
+        for heading in ("### Verdict changes", "### Usable GPUs", "### Findings introduced"):
+            self.assertIn(heading, md)
+        self.assertEqual(len(json.loads(run("diff", "old", "new", "--slurm-version", "24.11", "--format", "json",
+                                            cwd=self.tmp).stdout)["verdict_changes"]), 600)
+
     def test_reverting_fixes_and_exits_0(self):
         self.tree("old"), self.drained()
         report = self.diff_json("drained", "old", rc=0)
