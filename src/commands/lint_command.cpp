@@ -23,6 +23,8 @@ class LintCommand final : public Command {
     add_report_options(cmd, o_, text_);
     cmd.add_option("--nodes", o_.nodes, "only findings that affect these nodes (hostlist)");
     if (kind_ == Kind::lint) {
+      cmd.add_option("--min-severity", min_severity_, "show only findings at or above this: error|warning|note");
+      cmd.add_flag("--statistics", o_.statistics, "print how many findings each rule has instead of the findings");
       cmd.add_option("--baseline", o_.baseline, "do not report the findings recorded in FILE (see --write-baseline)");
       cmd.add_option("--write-baseline", o_.write_baseline, "record every finding in FILE, a baseline to commit");
     }
@@ -35,6 +37,14 @@ class LintCommand final : public Command {
 
   int run(std::ostream& out, std::ostream& err) override {
     if (!apply_report_options(*app_, text_, o_, err)) return 2;
+    if (!min_severity_.empty()) {
+      o_.min_severity = parse_severity(min_severity_);
+      o_.min_severity_given = true;
+      if (!o_.min_severity) {
+        err << "greslint: --min-severity takes error, warning or note\n";
+        return 2;
+      }
+    }
     return kind_ == Kind::lint ? run_lint(o_, out, err) : run_nodes(o_, out, err);
   }
 
@@ -42,6 +52,7 @@ class LintCommand final : public Command {
   Kind kind_;
   LintOptions o_;
   ReportOptionText text_;
+  std::string min_severity_;
 };
 
 }  // namespace

@@ -4,13 +4,14 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fmt/format.h>
 
 #include "util.hpp"
 
 namespace greslint::cli {
 
 void add_format_option(CLI::App& cmd, ReportOptionText& text) {
-  cmd.add_option("--format", text.format, "text|json|sarif|github|junit|gitlab")->capture_default_str();
+  cmd.add_option("--format", text.format, "text|concise|json|sarif|github|junit|gitlab")->capture_default_str();
 }
 
 void add_fail_level_option(CLI::App& cmd, ReportOptionText& text) {
@@ -32,6 +33,8 @@ void add_report_options(CLI::App& cmd, LintOptions& o, ReportOptionText& text) {
   cmd.add_option("--severity", o.severity, "override a rule's severity: ID=error|warning|note")->delimiter(',');
   cmd.add_option("--config", o.config, "read this .greslint.conf instead of searching upward");
   cmd.add_flag("--no-config", o.no_config, "ignore .greslint.conf files");
+  cmd.add_option("--prefix-map", text.prefix_map,
+                 "read Includes under OLD from NEW instead (OLD=NEW, repeatable): a checkout of /etc/slurm");
 }
 
 bool apply_report_options(const CLI::App& cmd, const ReportOptionText& text, LintOptions& o, std::ostream& err) {
@@ -46,6 +49,16 @@ bool apply_report_options(const CLI::App& cmd, const ReportOptionText& text, Lin
   o.color = *color;
   o.format_given = cmd.count("--format") > 0;
   o.fail_level_given = cmd.count("--fail-level") > 0;
+  char cwd[4096];
+  const std::string here = ::getcwd(cwd, sizeof(cwd)) ? cwd : ".";
+  for (const std::string& item : text.prefix_map) {
+    auto entry = parse_prefix_map(item, here);
+    if (!entry) {
+      err << fmt::format("greslint: --prefix-map takes OLD=NEW, not '{}'\n", item);
+      return false;
+    }
+    o.prefix_map.push_back(std::move(*entry));
+  }
   return true;
 }
 
