@@ -592,6 +592,7 @@ WhyReport explain(const ControllerView& view, const Analysis& analysis, const st
   r.slurm_version = analysis.version.version.str();
   r.controller_version = view.slurm_version();
   r.sources = view.sources;
+  r.origin = view.origin;
   r.inputs = analysis.inputs;
   Model m(analysis);
   SlurmConfFacts facts;
