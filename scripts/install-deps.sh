@@ -19,7 +19,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 build_packages=(build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev)
 test_packages=(catch2 python3 slurm-client slurmd slurmctld munge iproute2 util-linux procps
-               git pre-commit dpkg-dev file python3-jsonschema python3-yaml clang libclang-rt-14-dev clang-tidy time debootstrap)
+               git pre-commit dpkg-dev file python3-jsonschema python3-yaml clang libclang-rt-14-dev clang-tidy time debootstrap zsh)
 bench_packages=(libbenchmark-dev hyperfine clustershell python3 time slurm-client)
 
 # Microsoft's SARIF validator, used by the sarif_validation test. The machine image may
