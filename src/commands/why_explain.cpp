@@ -321,7 +321,7 @@ NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerCo
     w.commands = {node_check(n.name), resume(n.name)};
   }
   // A drain the files also predict is worth saying even when this one is someone else's.
-  if (w.cause != Cause::predicted_other && cls->verdict >= Verdict::drain && !drains.empty()) {
+  if (w.cause != Cause::predicted_other && cls->verdict == Verdict::drain && !drains.empty()) {
     attach_finding(w, *drains.front(), m.a.sources);
     w.message += fmt::format("; once resumed, the files drain it again: {}", w.predicted_reason);
   }
@@ -540,6 +540,9 @@ void node_drift(const ControllerView& view, const Model& m, const SlurmConfFacts
       unknown.push_back(n.name);
       continue;
     }
+    // With files slurmctld would die on, the model stops before any node is evaluated:
+    // controller-would-fail says so, and there is nothing to compare a node with.
+    if (cls->verdict == Verdict::slurmctld_fatal) continue;
     Place line;
     if (auto it = facts.node_line.find(n.name); it != facts.node_line.end()) line = place_of(facts.sources, it->second);
     std::vector<std::string> differs;

@@ -15,6 +15,14 @@ import tempfile
 import unittest
 
 GRESLINT = None
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "greslint-why.schema.json")
+
+
+def validate(report):
+    """docs/greslint-why.schema.json holds (python3-jsonschema, a test dependency)."""
+    import jsonschema
+    with open(SCHEMA) as f:
+        jsonschema.validate(report, json.load(f))
 
 SLURM_CONF = """\
 ClusterName=lab
@@ -75,6 +83,7 @@ class Why(unittest.TestCase):
                                + list(extra), capture_output=True, text=True)
             self.assertIn(p.returncode, (0, 1), p.stderr)
             r = json.loads(p.stdout)
+            validate(r)
             r["rc"] = p.returncode
             return r
 
@@ -145,6 +154,7 @@ class Why(unittest.TestCase):
             p = subprocess.run([GRESLINT, "why", "--conf", d, "--state", os.path.join(d, "sinfo"),
                                 "--format", "json", "--slurm-version", "24.11"], capture_output=True, text=True)
             r = json.loads(p.stdout)
+        validate(r)
         self.assertEqual(self.cause(r, "gpu05")["cause"], "explained")
 
     def test_drift(self):
@@ -181,6 +191,17 @@ class Why(unittest.TestCase):
                                 "--format", "json", "--slurm-version", "24.11"], capture_output=True, text=True)
         r = json.loads(p.stdout)
         self.assertEqual(self.cause(r, "gpu05")["cause"], "explained")
+
+    def test_files_slurmctld_would_not_start_with(self):
+        global SLURM_CONF
+        saved = SLURM_CONF
+        SLURM_CONF = saved.replace("PartitionName=gpu Nodes=gpu[01-05]", "PartitionName=gpu Nodes=gpu[01-06]")
+        try:
+            r = self.run_why(self.healthy() + [node("gpu05", "IDLE", gres="gpu:a100:8")])
+        finally:
+            SLURM_CONF = saved
+        kinds = [d["kind"] for d in r["drift"]]
+        self.assertEqual(kinds, ["controller-would-fail"], r["drift"])
 
     def test_usage_errors(self):
         p = subprocess.run([GRESLINT, "why", "--state", "/nonexistent"], capture_output=True, text=True)
