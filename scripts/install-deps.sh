@@ -5,7 +5,7 @@
 # (scripts/debian-packages.sh says how).
 #
 # Usage: scripts/install-deps.sh [--test] [--bench]
-#   (none)   building greslint: a compiler, CMake, Ninja, CLI11, fmt, spdlog.
+#   (none)   building greslint: a compiler, CMake, Ninja, CLI11, fmt, spdlog, nlohmann-json.
 #   --test   also the test suite's (scripts/test.sh passes it): Catch2; Slurm 22.05 (scontrol
 #            for the hostlist differential test, slurmd/slurmctld/munge for the live
 #            conformance suite); python3; pre-commit, dpkg-dev, file, jsonschema; clang and its
@@ -17,9 +17,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/debian-packages.sh
 . "$here/scripts/debian-packages.sh"
 
-build_packages=(build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev libspdlog-dev)
+build_packages=(build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev)
 test_packages=(catch2 python3 slurm-client slurmd slurmctld munge iproute2 util-linux procps
-               git pre-commit dpkg-dev file python3-jsonschema python3-yaml clang libclang-rt-14-dev clang-tidy time debootstrap)
+               git pre-commit dpkg-dev file python3-jsonschema python3-yaml clang libclang-rt-14-dev clang-tidy time debootstrap zsh)
 bench_packages=(libbenchmark-dev hyperfine clustershell python3 time slurm-client)
 
 # Microsoft's SARIF validator, used by the sarif_validation test. The machine image may

@@ -492,6 +492,8 @@ constexpr std::array kGreslintConf{
     key("FailLevel", Str),
     key("Format", Str),
     key("Ignore", Str),
+    key("MinSeverity", Str),
+    key("PrefixMap", Str),
     key("Select", Str),
     key("Severity", Str),
     key("SlurmVersion", Str),

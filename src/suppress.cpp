@@ -57,6 +57,22 @@ std::pair<std::uint32_t, std::uint32_t> target_range(const SourceManager& source
   return {begin, std::uint32_t(t.data() - text.data() + t.size())};
 }
 
+bool covers(const Suppression& s, Span span) {
+  return span.valid() && span.file == s.file && (s.whole_file || (span.begin >= s.begin && span.begin < s.end));
+}
+
+/// A suppression silences a finding on the record the finding points at, or on a record of
+/// the other file that the finding names as related: a count in gres.conf is as much about
+/// the slurm.conf NodeName line it contradicts, and an admin writes the comment where the
+/// nodes are defined. The related places in the finding's own file (other lines that say
+/// the same) do not count: those are the same finding seen elsewhere, not the other half.
+bool covers(const Suppression& s, const Diagnostic& d) {
+  if (covers(s, d.span)) return true;
+  if (s.whole_file) return false;  // disable-file is about the findings of that file
+  return std::any_of(d.related.begin(), d.related.end(),
+                     [&](const Related& r) { return r.span.file != d.span.file && covers(s, r.span); });
+}
+
 }  // namespace
 
 void apply_suppressions(const std::vector<Comment>& comments, const SourceManager& sources,
@@ -100,13 +116,8 @@ void apply_suppressions(const std::vector<Comment>& comments, const SourceManage
   if (all.empty()) return;
   diagnostics.erase(std::remove_if(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
                       bool hit = false;
-                      for (Suppression& s : all) {
-                        if (s.rule != d.rule || !d.span.valid() || s.file != d.span.file) continue;
-                        if (s.whole_file || (d.span.begin >= s.begin && d.span.begin < s.end)) {
-                          s.used = true;
-                          hit = true;
-                        }
-                      }
+                      for (Suppression& s : all)
+                        if (s.rule == d.rule && covers(s, d)) s.used = hit = true;
                       return hit;
                     }),
                     diagnostics.end());

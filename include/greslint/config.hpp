@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "greslint/keys.hpp"
@@ -72,7 +73,14 @@ struct ReadOptions {
   std::string slurm_conf_dir;
   /// Value of ClusterName known so far (for %c in Include), lower-cased by the reader.
   std::string cluster_name;
+  /// --prefix-map OLD=NEW: an Include naming OLD/... (after the base directory is applied)
+  /// is read from NEW/...; the longest matching OLD wins. A checkout of /etc/slurm elsewhere.
+  std::vector<std::pair<std::string, std::string>> prefix_map;
 };
+
+/// `path` with the longest matching prefix of `map` replaced (whole path components only);
+/// `path` itself when none matches.
+std::string map_prefix(const std::string& path, const std::vector<std::pair<std::string, std::string>>& map);
 
 /// Reads and parses `path` as Slurm would. Problems become GRS0xx diagnostics.
 ConfigFile read_config_file(const std::string& path, const ReadOptions& options,

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "greslint/diagnostic.hpp"
@@ -44,7 +45,19 @@ struct LintOptions {
   bool no_config = false;
   std::string baseline;        ///< --baseline FILE: findings recorded there are not reported
   std::string write_baseline;  ///< --write-baseline FILE: record every finding there
+  bool statistics = false;     ///< --statistics: counts per rule instead of the findings
+  /// --min-severity (MinSeverity= in .greslint.conf): findings below it are not shown and do
+  /// not count for the exit code, as ShellCheck's -S. Nullopt: show every finding.
+  std::optional<Severity> min_severity;
+  bool min_severity_given = false;  ///< --min-severity was on the command line
+  /// --prefix-map OLD=NEW (PrefixMap= in .greslint.conf): Includes under OLD are read from
+  /// NEW, an absolute directory by now.
+  std::vector<std::pair<std::string, std::string>> prefix_map;
 };
+
+/// "OLD=NEW" as --prefix-map and PrefixMap= take it, NEW made absolute against `base`;
+/// nullopt when there is no '=' or either side is empty.
+std::optional<std::pair<std::string, std::string>> parse_prefix_map(std::string_view item, const std::string& base);
 
 /// The release a run on `path` (as lint takes it) models: `slurm_version` (--slurm-version),
 /// else SlurmVersion= of the .greslint.conf found upward from `path`, else the installed
@@ -68,6 +81,8 @@ struct Analysis {
   std::map<std::string_view, std::size_t> dropped;  ///< findings past the per-rule limit
   /// An input file could not be read (GRS008): commands exit 2 whatever the filters.
   bool input_unreadable = false;
+  /// What the findings mean for the nodes in scope (all, or those of --nodes).
+  ClusterHeadline headline;
 };
 
 /// Applies the .greslint.conf that governs options.paths (or --config) under the command

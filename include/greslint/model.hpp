@@ -86,6 +86,8 @@ struct LintInputs {
   std::string slurm_conf_path;
   std::string gres_conf_path;    ///< beside slurm.conf
   std::string cgroup_conf_path;  ///< beside slurm.conf
+  /// Include prefixes to read from elsewhere (ReadOptions::prefix_map).
+  std::vector<std::pair<std::string, std::string>> prefix_map;
 };
 
 /// Reads the files, builds the model, evaluates every node class, reports findings.

@@ -20,6 +20,10 @@ std::unique_ptr<Analysis> analyze_configuration(const LintOptions& o, std::ostre
     return nullptr;
   auto a = std::make_unique<Analysis>();
   a->input_unreadable = input_unreadable(*run);
+  std::vector<std::uint32_t> in_scope;
+  for (std::uint32_t n = 0; n < run->cluster.node_names.size(); ++n)
+    if (!only || only->contains(run->cluster.node_names[n])) in_scope.push_back(n);
+  a->headline = cluster_headline(run->cluster, in_scope, cluster_verdict(*run));
   a->findings = report_stage(*run, o, *overrides, only);
   a->dropped = run->reporter.dropped();
   // Moving the SourceManager moves its vector of files, not the texts: views into them

@@ -11,6 +11,7 @@ std::unique_ptr<Command> make_rules_command();
 std::unique_ptr<Command> make_explain_command();
 std::unique_ptr<Command> make_diff_command();
 std::unique_ptr<Command> make_upgrade_command();
+std::unique_ptr<Command> make_why_command();
 
 std::vector<std::unique_ptr<Command>> all_commands() {
   std::vector<std::unique_ptr<Command>> commands;
@@ -22,6 +23,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   commands.push_back(make_explain_command());
   commands.push_back(make_diff_command());
   commands.push_back(make_upgrade_command());
+  commands.push_back(make_why_command());
   return commands;
 }
 

@@ -39,6 +39,34 @@ bool write_report(const LintOptions& o, const LintReport& report, const Analysis
   return true;
 }
 
+/// --min-severity: drops the findings below it (and their fingerprints).
+void drop_below(Severity min, LintReport& report) {
+  std::vector<Diagnostic> kept;
+  std::vector<std::string> prints;
+  for (std::size_t i = 0; i < report.diagnostics.size(); ++i) {
+    if (report.diagnostics[i].severity < min) continue;
+    kept.push_back(std::move(report.diagnostics[i]));
+    if (i < report.fingerprints.size()) prints.push_back(std::move(report.fingerprints[i]));
+  }
+  report.diagnostics = std::move(kept);
+  report.fingerprints = std::move(prints);
+}
+
+/// --statistics: counts per rule, as text or json, to -o FILE or `out`.
+bool write_statistics(const LintOptions& o, const LintReport& report, std::ostream& out, std::ostream& err) {
+  if (o.output.empty()) {
+    if (!(o.quiet && report.diagnostics.empty())) emit_statistics(o.format, report, out);
+    return true;
+  }
+  std::ofstream file(o.output);
+  if (!file) {
+    err << fmt::format("greslint: cannot write {}\n", o.output);
+    return false;
+  }
+  emit_statistics(o.format, report, file);
+  return true;
+}
+
 void note_dropped(const Analysis& run, std::ostream& err) {
   if (run.dropped.empty()) return;
   std::string dropped;
@@ -53,6 +81,13 @@ void note_dropped(const Analysis& run, std::ostream& err) {
 int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   LintOptions o = options;
   if (!load_config_file(o, err)) return 2;
+  if (o.statistics && o.format != Format::text && o.format != Format::json) {
+    if (o.format_given) {
+      err << "greslint: --statistics writes text or json\n";
+      return 2;
+    }
+    o.format = Format::text;  // a Format= of .greslint.conf is for the findings
+  }
   auto run = analyze_configuration(o, err);
   if (!run) return 2;
   // The baseline written holds every finding, including those an older baseline accepts.
@@ -68,7 +103,9 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   report.inputs = run->inputs;
   report.diagnostics = std::move(run->findings);
   report.fingerprints = std::move(run->fingerprints);
-  if (!write_report(o, report, *run, out, err)) return 2;
+  if (o.min_severity) drop_below(*o.min_severity, report);
+  if (o.format == Format::text) report.headline = run->headline;
+  if (!(o.statistics ? write_statistics(o, report, out, err) : write_report(o, report, *run, out, err))) return 2;
   note_dropped(*run, err);
   if (run->input_unreadable) return 2;
   return exit_code_for(report.diagnostics, o.fail_level);

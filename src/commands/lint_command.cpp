@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Command-line wiring of `greslint lint` and `greslint nodes`: one set of options, two reports.
+#include <unistd.h>
+
+#include <fmt/format.h>
 #include <iostream>
 
 #include "commands/command.hpp"
@@ -31,7 +34,11 @@ class LintCommand final : public Command {
     cmd.add_option("--severity", o_.severity, "override a rule's severity: ID=error|warning|note")->delimiter(',');
     cmd.add_option("--config", o_.config, "read this .greslint.conf instead of searching upward");
     cmd.add_flag("--no-config", o_.no_config, "ignore .greslint.conf files");
+    cmd.add_option("--prefix-map", prefix_map_,
+                   "read Includes under OLD from NEW instead (OLD=NEW, repeatable): a checkout of /etc/slurm");
     if (kind_ == Kind::lint) {
+      cmd.add_option("--min-severity", min_severity_, "show only findings at or above this: error|warning|note");
+      cmd.add_flag("--statistics", o_.statistics, "print how many findings each rule has instead of the findings");
       cmd.add_option("--baseline", o_.baseline, "do not report the findings recorded in FILE (see --write-baseline)");
       cmd.add_option("--write-baseline", o_.write_baseline, "record every finding in FILE, a baseline to commit");
     }
@@ -54,6 +61,24 @@ class LintCommand final : public Command {
     auto color = checked_color(text_.color, err);
     if (!color) return 2;
     o_.color = *color;
+    if (!min_severity_.empty()) {
+      o_.min_severity = parse_severity(min_severity_);
+      o_.min_severity_given = true;
+      if (!o_.min_severity) {
+        err << "greslint: --min-severity takes error, warning or note\n";
+        return 2;
+      }
+    }
+    char cwd[4096];
+    const std::string here = ::getcwd(cwd, sizeof(cwd)) ? cwd : ".";
+    for (const std::string& item : prefix_map_) {
+      auto entry = parse_prefix_map(item, here);
+      if (!entry) {
+        err << fmt::format("greslint: --prefix-map takes OLD=NEW, not '{}'\n", item);
+        return 2;
+      }
+      o_.prefix_map.push_back(std::move(*entry));
+    }
     return kind_ == Kind::lint ? run_lint(o_, out, err) : run_nodes(o_, out, err);
   }
 
@@ -61,6 +86,8 @@ class LintCommand final : public Command {
   Kind kind_;
   LintOptions o_;
   ReportOptionText text_;
+  std::string min_severity_;
+  std::vector<std::string> prefix_map_;
 };
 
 }  // namespace

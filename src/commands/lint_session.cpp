@@ -46,7 +46,7 @@ std::vector<std::string> comma_list(const std::string& v) {
 using FailFn = std::function<void(Span, const std::string&)>;
 
 /// Applies one setting of .greslint.conf under the command line; false after `fail`.
-bool apply_setting(const KeyValue& kv, LintOptions& o, const FailFn& fail) {
+bool apply_setting(const KeyValue& kv, const std::string& config_dir, LintOptions& o, const FailFn& fail) {
   std::string_view key = kv.spec->name;
   if (key == "SlurmVersion") {
     if (!parse_slurm_version(kv.value)) return fail(kv.value_span, "unknown Slurm version " + kv.value), false;
@@ -68,6 +68,19 @@ bool apply_setting(const KeyValue& kv, LintOptions& o, const FailFn& fail) {
     if (!o.format_given) o.format = *f;
   } else if (key == "Severity") {
     for (std::string& item : comma_list(kv.value)) o.severity.insert(o.severity.begin(), std::move(item));
+  } else if (key == "MinSeverity") {
+    const std::optional<Severity> level = parse_severity(kv.value);
+    if (!level) return fail(kv.value_span, "MinSeverity takes error, warning or note"), false;
+    if (!o.min_severity_given) o.min_severity = level;
+  } else if (key == "PrefixMap") {
+    // NEW is relative to the .greslint.conf, which sits in the repository it describes.
+    for (const std::string& item : comma_list(kv.value)) {
+      auto entry = parse_prefix_map(item, config_dir);
+      if (!entry) return fail(kv.value_span, "PrefixMap takes OLD=NEW (comma separated)"), false;
+      const bool given = std::any_of(o.prefix_map.begin(), o.prefix_map.end(),
+                                     [&](const auto& e) { return e.first == entry->first; });
+      if (!given) o.prefix_map.push_back(std::move(*entry));  // the command line's wins
+    }
   }
   return true;
 }
@@ -79,7 +92,8 @@ bool reader_findings_ok(const Reporter& out, const SourceManager& sources, const
     if (d.rule->id == "GRS004") continue;  // a repeated key: the last one wins, as in Slurm
     if (d.rule->id == "GRS002") {
       std::string key(sources.text(d.span));
-      fail(d.span, fmt::format("unknown key {} (known: FailLevel, Format, Ignore, Select, Severity, SlurmVersion){}",
+      fail(d.span, fmt::format("unknown key {} (known: FailLevel, Format, Ignore, MinSeverity, PrefixMap, Select, Severity, "
+                               "SlurmVersion){}",
                                key, d.help.rfind("did you mean", 0) == 0 ? "; " + d.help : ""));
     } else {
       fail(d.span, d.message + (d.help.empty() ? "" : " (" + d.help + ")"));
@@ -114,7 +128,7 @@ bool load_config_file(LintOptions& o, std::ostream& err) {
     }
   };
   bool ok = reader_findings_ok(out, sources, fail);
-  for (const Directive& d : file.directives) ok = apply_setting(d.head(), o, fail) && ok;
+  for (const Directive& d : file.directives) ok = apply_setting(d.head(), dirname_of(path), o, fail) && ok;
   spdlog::debug("read {}", path);
   return ok;
 }
@@ -215,6 +229,7 @@ std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err) {
   in.slurm_conf_path = *conf;
   in.gres_conf_path = join_path(dirname_of(*conf), "gres.conf");
   in.cgroup_conf_path = join_path(dirname_of(*conf), "cgroup.conf");
+  in.prefix_map = o.prefix_map;
   VersionProfile profile(version->version);
   run->cluster = analyze(in, profile, run->sources, run->reporter);
   for (std::size_t i = 0; i < run->sources.file_count(); ++i)
@@ -222,6 +237,24 @@ std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err) {
   spdlog::debug("read {} file(s): {} nodes in {} node classes, {} findings before filtering", run->inputs.size(),
                 run->cluster.node_names.size(), run->cluster.classes.size(), run->reporter.diagnostics().size());
   return run;
+}
+
+std::optional<std::pair<std::string, std::string>> parse_prefix_map(std::string_view item, const std::string& base) {
+  const std::size_t eq = item.find('=');
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == item.size()) return std::nullopt;
+  std::string to(item.substr(eq + 1));
+  if (to[0] != '/') to = join_path(base, to);
+  return std::make_pair(std::string(item.substr(0, eq)), std::move(to));
+}
+
+ClusterVerdict cluster_verdict(const Run& run) {
+  const Cluster& c = run.cluster;
+  if (!c.startup_fatal.empty()) return {Verdict::slurmctld_fatal, c.startup_fatal};
+  for (std::uint32_t n = 0; n < c.node_names.size(); ++n) {
+    const NodeClass& cls = c.classes[c.class_of[n]];
+    if (cls.verdict == Verdict::slurmctld_fatal) return {Verdict::slurmctld_fatal, node_reason(cls, c.node_names[n])};
+  }
+  return {};
 }
 
 std::optional<SeverityOverrides> parse_severity_overrides(const std::vector<std::string>& items, std::ostream& err) {

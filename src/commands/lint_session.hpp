@@ -54,6 +54,11 @@ bool input_unreadable(const Run& run);
 /// either fails.
 std::unique_ptr<Run> analyze_paths(const LintOptions& o, std::ostream& err);
 
+/// slurmctld refuses to start when the model's start-up replay ends in a fatal (an invalid
+/// NodeName= hostlist leaves no node to list) or when a node class's replay ends in its
+/// fatal (a CLOUD node's gres.conf, which slurmctld loads itself).
+ClusterVerdict cluster_verdict(const Run& run);
+
 using SeverityOverrides = std::vector<std::pair<const RuleInfo*, Severity>>;
 
 /// --severity ID=LEVEL items; nullopt (with a message) when one is malformed.

@@ -27,19 +27,6 @@ bool parse_verdict_filter(const std::vector<std::string>& names, std::vector<Ver
   return true;
 }
 
-/// slurmctld refuses to start when the model's start-up replay ends in a fatal (an invalid
-/// NodeName= hostlist leaves no node to list) or when a node class's replay ends in its
-/// fatal (a CLOUD node's gres.conf, which slurmctld loads itself).
-ClusterVerdict cluster_verdict(const Run& run) {
-  const Cluster& c = run.cluster;
-  if (!c.startup_fatal.empty()) return {Verdict::slurmctld_fatal, c.startup_fatal};
-  for (std::uint32_t n = 0; n < c.node_names.size(); ++n) {
-    const NodeClass& cls = c.classes[c.class_of[n]];
-    if (cls.verdict == Verdict::slurmctld_fatal) return {Verdict::slurmctld_fatal, node_reason(cls, c.node_names[n])};
-  }
-  return {};
-}
-
 }  // namespace
 
 int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) {
@@ -48,7 +35,7 @@ int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) 
   if (o.format != Format::text && o.format != Format::json) {
     // Format= in .greslint.conf is meant for lint; only the command line is refused.
     if (o.format_given) {
-      err << "greslint: nodes writes text or json; sarif, github, junit and gitlab are for lint findings\n";
+      err << "greslint: nodes writes text or json; concise, sarif, github, junit and gitlab are for lint findings\n";
       return 2;
     }
     o.format = Format::text;

@@ -10,7 +10,7 @@
 namespace greslint::cli {
 
 void add_format_option(CLI::App& cmd, ReportOptionText& text) {
-  cmd.add_option("--format", text.format, "text|json|sarif|github|junit|gitlab")->capture_default_str();
+  cmd.add_option("--format", text.format, "text|concise|json|sarif|github|junit|gitlab")->capture_default_str();
 }
 
 void add_fail_level_option(CLI::App& cmd, ReportOptionText& text) {

@@ -64,7 +64,10 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
   }
   std::string base =
       profile_.include_relative_to_including_file() ? dirname_of(sources_.path(file)) : options_.slurm_conf_dir;
-  std::string full = path.empty() || path[0] == '/' ? path : join_path(base, path);
+  const std::string as_slurm_reads = path.empty() || path[0] == '/' ? path : join_path(base, path);
+  const std::string full = map_prefix(as_slurm_reads, options_.prefix_map);
+  // Findings name the file greslint read; the path Slurm reads is said where it differs.
+  const std::string mapped = full == as_slurm_reads ? std::string() : fmt::format(" (for {}, by the prefix map)", as_slurm_reads);
   if (!only_space(s.substr(fn_end))) parse_error(file, l, fn_end, result);
   if (include_refused(name, full, [&](std::string message, std::string help) {
         fail(std::move(message), failed_line, std::move(help));
@@ -76,7 +79,7 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
     const int stat_errno = errno;
     if (stat_errno != ENOENT && stat_errno != ENOTDIR) {
       // A symlink loop, a path too long, a directory we may not search: not "missing".
-      fail(fmt::format("included file {} cannot be read: {}", full, std::strerror(stat_errno)), failed_line,
+      fail(fmt::format("included file {}{} cannot be read: {}", full, mapped, std::strerror(stat_errno)), failed_line,
            "point the Include at a readable regular file");
       return;
     }
@@ -87,15 +90,12 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
           path);
       if (::stat(other.c_str(), &st) == 0) recover(other, result, depth);
     }
-    fail(fmt::format("included file {} does not exist", full), failed_line,
-         profile_.include_relative_to_including_file()
-             ? "Slurm 22.05 resolves a relative Include against the folder of the file that holds it"
-             : "Slurm 23.02+ resolves a relative Include against the folder of slurm.conf");
+    fail(fmt::format("included file {}{} does not exist", full, mapped), failed_line, missing_include_help(path));
     return;
   }
   std::string text, error;
   if (!read_file_bounded(full, text, error)) {
-    fail(fmt::format("included file {} cannot be read: {}", full, error),
+    fail(fmt::format("included file {}{} cannot be read: {}", full, mapped, error),
          fmt::format("s_p_parse_file: unable to read \"{}\": {}", full, error), "make the file readable");
     return;
   }
@@ -103,6 +103,22 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
   bytes_read_ += text.size();
   FileId inc = sources_.add(full, std::move(text));
   parse(inc, result, depth + 1);
+}
+
+/// What to do about an Include naming no file. An absolute path whose file sits beside
+/// slurm.conf is most likely a checkout of the real /etc/slurm: say how to map it.
+std::string Reader::missing_include_help(const std::string& path) const {
+  if (!path.empty() && path[0] == '/') {
+    const std::string beside = join_path(options_.slurm_conf_dir, path.substr(path.find_last_of('/') + 1));
+    struct stat st {};
+    if (::stat(beside.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+      return fmt::format("if this is a checkout of {}, read it from here: --prefix-map {}={} (or PrefixMap= in "
+                         ".greslint.conf)",
+                         dirname_of(path), dirname_of(path), options_.slurm_conf_dir);
+  }
+  return profile_.include_relative_to_including_file()
+             ? "Slurm 22.05 resolves a relative Include against the folder of the file that holds it"
+             : "Slurm 23.02+ resolves a relative Include against the folder of slurm.conf";
 }
 
 /// An Include of a file already on the include stack: Slurm would recurse until it runs out
@@ -158,3 +174,27 @@ void Reader::recover(const std::string& path, ConfigFile& result, int depth) {
 }
 
 }  // namespace greslint::config_detail
+
+namespace greslint {
+
+std::string map_prefix(const std::string& path, const std::vector<std::pair<std::string, std::string>>& map) {
+  // "/etc/slurm/" and "/etc/slurm" name the same prefix; "/" maps everything.
+  auto trimmed = [](std::string_view old) {
+    while (old.size() > 1 && old.back() == '/') old.remove_suffix(1);
+    return old;
+  };
+  auto matches = [&](std::string_view old) {
+    return path.compare(0, old.size(), old) == 0 &&
+           (old == "/" || path.size() == old.size() || path[old.size()] == '/');
+  };
+  const std::pair<std::string, std::string>* best = nullptr;
+  for (const auto& entry : map)
+    if (matches(trimmed(entry.first)) && (!best || trimmed(entry.first).size() > trimmed(best->first).size()))
+      best = &entry;
+  if (!best) return path;
+  std::string rest = path.substr(trimmed(best->first).size());
+  while (!rest.empty() && rest.front() == '/') rest.erase(0, 1);
+  return rest.empty() ? best->second : join_path(best->second, rest);
+}
+
+}  // namespace greslint

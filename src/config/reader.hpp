@@ -69,6 +69,7 @@ class Reader {
 
   // Include (include.cpp).
   void handle_include(FileId file, const LogicalLine& l, ConfigFile& result, int depth);
+  std::string missing_include_help(const std::string& path) const;
   bool include_refused(const std::string& name, const std::string& full,
                        const std::function<void(std::string, std::string)>& fail) const;
   bool past_limits(const std::string& name, Span where, int depth, ConfigFile& result);

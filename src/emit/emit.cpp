@@ -17,6 +17,7 @@ std::optional<Format> parse_format(std::string_view name) {
   for (char& c : lower)
     if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
   if (lower == "text") return Format::text;
+  if (lower == "concise") return Format::concise;
   if (lower == "json") return Format::json;
   if (lower == "sarif") return Format::sarif;
   if (lower == "github") return Format::github;
@@ -29,6 +30,7 @@ void emit_report(Format format, const LintReport& report, const SourceManager& s
                  const EmitOptions& options, std::ostream& out) {
   switch (format) {
     case Format::text: return emit_text(report, sources, options, out);
+    case Format::concise: return emit_concise(report, sources, options, out);
     case Format::json: return emit_json(report, sources, options, out);
     case Format::sarif: return emit_sarif(report, sources, options, out);
     case Format::github: return emit_github(report, sources, options, out);

@@ -130,6 +130,10 @@ std::string_view rule_name(const Diagnostic& d) noexcept;
 // The individual formats.
 void emit_text(const LintReport& report, const SourceManager& sources, const EmitOptions& options,
                std::ostream& out);
+void emit_concise(const LintReport& report, const SourceManager& sources, const EmitOptions& options,
+                  std::ostream& out);
+/// "cluster: 4 of 64 nodes drain (gpu[01-04]); 32 of 512 configured GPUs lost", one line.
+std::string headline_text(const ClusterHeadline& h);
 void emit_json(const LintReport& report, const SourceManager& sources, const EmitOptions& options,
                std::ostream& out);
 void emit_sarif(const LintReport& report, const SourceManager& sources, const EmitOptions& options,

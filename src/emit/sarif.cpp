@@ -10,7 +10,6 @@ namespace greslint::emit_detail {
 namespace {
 
 constexpr std::string_view kInformationUri = "https://github.com/greslint/greslint";
-constexpr std::string_view kDocsBase = "https://github.com/greslint/greslint/blob/main/docs/rules/";
 constexpr std::string_view kSrcRoot = "%SRCROOT%";
 
 std::string_view sarif_level(Severity s) noexcept {
@@ -155,11 +154,14 @@ class SarifEmitter {
     w_.key("name").string(r.name);
     w_.key("shortDescription").begin_object().key("text").string(sentence(std::string(r.summary))).end_object();
     w_.key("fullDescription").begin_object().key("text").string(sentence(full)).end_object();
-    w_.key("helpUri").string(std::string(kDocsBase) + std::string(r.id) + ".md");
+    // No page address is better than one that may not exist: the page is in help.markdown.
+    const std::string& base = options_.docs_url;
+    const std::string page = base.empty() ? std::string() : base + std::string(r.id) + ".md";
+    if (!page.empty()) w_.key("helpUri").string(page);
     // GitHub code scanning rejects a rule without help.text.
     w_.key("help").begin_object();
-    w_.key("text").string(sentence(std::string(r.summary)) + " Documentation: " + std::string(kDocsBase) +
-                          std::string(r.id) + ".md");
+    w_.key("text").string(sentence(std::string(r.summary)) + " Documentation: " +
+                          (page.empty() ? "`greslint explain " + std::string(r.id) + "`" : page));
     if (!doc.empty()) w_.key("markdown").string(doc);
     w_.end_object();
     w_.key("defaultConfiguration").begin_object().key("level").string(sarif_level(r.severity)).end_object();
@@ -315,3 +317,9 @@ void emit_sarif(const LintReport& report, const SourceManager& sources, const Em
 }
 
 }  // namespace greslint::emit_detail
+
+namespace greslint {
+
+std::string_view configured_docs_url() noexcept { return GRESLINT_DOCS_URL; }
+
+}  // namespace greslint

@@ -96,6 +96,8 @@ class TextEmitter {
   }
 
   void summary(const LintReport& report) {
+    if (report.headline && !report.headline->all_ok())
+      out_ << style_.bold() << headline_text(*report.headline) << style_.reset() << '\n';
     const Counts c = count_severities(report.diagnostics);
     out_ << style_.bold();
     if (c.error + c.warning + c.note == 0) {

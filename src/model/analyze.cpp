@@ -116,7 +116,7 @@ Cluster analyze(const LintInputs& inputs, const VersionProfile& profile, SourceM
 
 Cluster analyze_text(const ConfigTexts& texts, const VersionProfile& profile, SourceManager& sources, Reporter& out) {
   const LintInputs inputs{join_path(texts.directory, "slurm.conf"), join_path(texts.directory, "gres.conf"),
-                          join_path(texts.directory, "cgroup.conf")};
+                          join_path(texts.directory, "cgroup.conf"), {}};
   return model::analyze_with(inputs, &texts, profile, sources, out);
 }
 

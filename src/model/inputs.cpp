@@ -24,6 +24,7 @@ ConfigFile Analyzer::read(const std::string& path, const std::optional<std::stri
   ReadOptions opts;
   opts.table = table;
   opts.slurm_conf_dir = dirname_of(in_.slurm_conf_path);
+  opts.prefix_map = in_.prefix_map;
   if (table == KeyTable::gres_conf)
     if (const KeyValue* c = setting("ClusterName")) opts.cluster_name = c->value;
   ConfigFile file;

@@ -110,6 +110,26 @@ class Cli(unittest.TestCase):
         # GRS301 is silenced; the GRS208 one matches nothing; NOPE is no rule; gpu09 is unknown.
         self.assertEqual(rules, ["GRS009", "GRS010", "GRS310"])
 
+    def test_suppression_on_the_slurm_conf_line_of_a_gres_conf_finding(self):
+        # GRS301 points at gres.conf; its related note is slurm.conf's NodeName line (docs/rules/GRS301.md
+        # "When to suppress"): a comment above that line silences it, and is not reported unused.
+        self.write("slurm.conf", GOOD_SLURM.replace("NodeName=gpu[01-04]", "# greslint: disable=GRS301\nNodeName=gpu[01-04]"))
+        self.write("gres.conf", SHORT_GRES)
+        p, report = self.lint_json()
+        self.assertEqual(report["diagnostics"], [], report)
+        self.assertEqual(p.returncode, 0)
+        # Only the other half counts: a comment on a line of the finding's own file that is
+        # not its record still matches nothing.
+        self.write("slurm.conf", GOOD_SLURM)
+        self.write("gres.conf", SHORT_GRES + "# greslint: disable=GRS301\nNodeName=gpu05 Name=gpu File=/dev/nvidia0\n")
+        _, report = self.lint_json()
+        self.assertEqual(sorted(d["rule"] for d in report["diagnostics"]), ["GRS010", "GRS301", "GRS310"])
+        # disable-file in slurm.conf covers slurm.conf's own findings only.
+        self.write("gres.conf", SHORT_GRES)
+        self.write("slurm.conf", "# greslint: disable-file=GRS301\n" + GOOD_SLURM)
+        _, report = self.lint_json()
+        self.assertEqual(sorted(d["rule"] for d in report["diagnostics"]), ["GRS010", "GRS301"])
+
     def test_config_file_is_found_upward_and_checked(self):
         self.write("slurm.conf", GOOD_SLURM)
         self.write("gres.conf", SHORT_GRES)

@@ -70,6 +70,31 @@ def release_root(release):
 CASE_META = {"case.conf", "README.md", "NOTES.md"} | {
     recording_name(r) for r in RELEASES}
 
+
+def capture_dir_name(release):
+    """The folder of a case that holds what the controller of release showed
+    (one sub-folder per probed node; see CAPTURES)."""
+    return "captured-" + release
+
+
+def is_case_meta(rel):
+    """Is the case-relative path rel the suite's, not a file Slurm reads?"""
+    top = rel.split(os.sep, 1)[0]
+    return rel in CASE_META or top.startswith("captured-")
+
+
+# What --capture keeps of the controller's view once the probed node has
+# registered: file name -> scontrol/sinfo arguments.  `greslint why --state`
+# reads exactly these files (docs/why.md).  The sinfo format is the one why
+# runs live: one node per line, the reason last and untruncated.
+CAPTURES = {
+    "scontrol-show-node.json": ["scontrol", "show", "node", "--json"],
+    "scontrol-show-node.txt": ["scontrol", "-o", "show", "node"],
+    "sinfo-R.txt": ["sinfo", "-R"],
+    "sinfo-R-why.txt": ["sinfo", "-R", "-N", "-h", "-o", "%N|%T|%u|%H|%E"],
+    "scontrol-show-config.txt": ["scontrol", "show", "config"],
+}
+
 # ---------------------------------------------------------------------------
 # What the sandbox changes in slurm.conf.  Keys are case-insensitive, as in
 # Slurm.  A logical line that holds exactly one of these keys is replaced by
@@ -413,6 +438,8 @@ class Sandbox:
         # slurm.conf and gres.conf reach are then rewritten in place.
         for dirpath, dirnames, filenames in os.walk(self.case_dir):
             rel = os.path.relpath(dirpath, self.case_dir)
+            if rel == ".":
+                dirnames[:] = [d for d in dirnames if not is_case_meta(d)]
             for fn in filenames:
                 if rel == "." and fn in CASE_META:
                     continue
@@ -677,8 +704,10 @@ class HarnessError(Exception):
 
 class Probe:
     def __init__(self, case_dir, node, devices="fake", timeout=20.0,
-                 root="", version=(22, 5)):
+                 root="", version=(22, 5), capture=False):
         self.case_dir = case_dir
+        self.capture = capture
+        self.captures = {}
         self.node = node
         self.devices = devices
         self.timeout = timeout
@@ -736,12 +765,12 @@ class Probe:
             if pid == 0:
                 time.sleep(0.02)
 
-    def run_cmd(self, cmd, timeout, extra_env=None):
+    def run_cmd(self, cmd, timeout, extra_env=None, stderr=subprocess.STDOUT):
         env = dict(self.env)
         env.update(extra_env or {})
         p = subprocess.Popen(self.wrap + cmd, env=env,
                              stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT,
+                             stderr=stderr,
                              stdin=subprocess.DEVNULL, start_new_session=True)
         try:
             out, _ = p.communicate(timeout=timeout)
@@ -876,8 +905,22 @@ class Probe:
             daemon, state = self.register(hw)
         elif ctld == "up":
             daemon = "skipped: slurmd -G already waited 20 s for a device file"
+        if self.capture and ctld == "up" and daemon == "registered":
+            self.capture_views()
         self.stop_all()
-        return self.report(ctld, info, g_rc, g_out, daemon, state, synth)
+        res = self.report(ctld, info, g_rc, g_out, daemon, state, synth)
+        if self.captures:
+            res["captures"] = self.captures
+        return res
+
+    def capture_views(self):
+        """What an admin would ask the controller once the node registered
+        (CAPTURES), with the sandbox's paths scrubbed as in the report."""
+        for name, cmd in CAPTURES.items():
+            # what they print, not what they log reading slurm.conf themselves
+            rc, out = self.run_cmd(cmd, 10, stderr=subprocess.DEVNULL)
+            if rc == 0:
+                self.captures[name] = self.sb.scrub(out)
 
     def register(self, hw):
         p = self.start("slurmd", ["slurmd", "-D", "-N", self.node, "-f",
@@ -1108,7 +1151,8 @@ def probe_in_namespace(args):
         signal.signal(signal.SIGALRM, on_signal)
         signal.alarm(max(1, int(deadline - time.time())))
         probe = Probe(args.case_dir, args._probe, args.devices, args.timeout,
-                      args.root, release_tuple(args.slurm_version))
+                      args.root, release_tuple(args.slurm_version),
+                      args.capture)
         try:
             result = probe.run()
             break
@@ -1207,7 +1251,7 @@ def live_target(release=HOST_RELEASE):
 
 
 def probe_node(case_dir, node, devices="fake", timeout=20.0, keep=False,
-               target=None):
+               target=None, capture=False):
     """Run one node's probe in its own network namespace (and, for a
     chroot, mount namespace); returns its result dict.  The child gets a
     hard time limit and is stopped (SIGTERM, then SIGKILL) if it overruns
@@ -1223,6 +1267,8 @@ def probe_node(case_dir, node, devices="fake", timeout=20.0, keep=False,
                 target["version"] or ""]
     if keep:
         cmd.append("--keep")
+    if capture:
+        cmd.append("--capture")
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          stdin=subprocess.DEVNULL)
     try:
@@ -1262,21 +1308,22 @@ def case_jobs(case_dir):
 
 
 def probe_cases(case_dirs, jobs=2, node_filter=None, progress=None,
-                keep=False, target=None):
+                keep=False, target=None, capture=False):
     """Probe every node of every case on one Slurm (target, default the
     host's), jobs sandboxes at a time.  Returns {case_dir: recording}."""
     target = target or live_target()
     return probe_releases(case_dirs, [target], jobs, node_filter, progress,
-                          keep)[target["release"]]
+                          keep, capture)[target["release"]]
 
 
 def probe_releases(case_dirs, targets, jobs=2, node_filter=None,
-                   progress=None, keep=False):
+                   progress=None, keep=False, capture=False):
     """Probe every node of every case on every target Slurm, all in one
     pool of jobs sandboxes.  Returns {release: {case_dir: recording}}.  A
     case whose DEVICES is not 'fake' also gets an 'offline' result per node:
     the same run with faked character devices, which is what a static
-    linter has to predict."""
+    linter has to predict.  With capture, the controller's view of each
+    registered node is written to CASE/captured-RELEASE/NODE/ (CAPTURES)."""
     work = []
     for t in targets:
         for cd in case_dirs:
@@ -1295,12 +1342,14 @@ def probe_releases(case_dirs, targets, jobs=2, node_filter=None,
     # 60 s), so that they overlap with the rest
     work.sort(key=lambda w: (w[3] != "host", -w[4]))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        futs = {ex.submit(timed, probe_node, cd, n, dev, to, keep, t):
+        futs = {ex.submit(timed, probe_node, cd, n, dev, to, keep, t,
+                          capture and kind == "main"):
                 (t["release"], cd, n, kind)
                 for t, cd, n, dev, to, kind in work}
         for fut in concurrent.futures.as_completed(futs):
             release, cd, n, kind = futs[fut]
             res, secs = fut.result()
+            write_captures(cd, release, n, res.pop("captures", None))
             slot = results[release][cd]["nodes"].setdefault(n, {})
             if kind == "offline":
                 slot["offline"] = {k: res.get(k) for k in
@@ -1319,6 +1368,19 @@ def probe_releases(case_dirs, targets, jobs=2, node_filter=None,
             rec["nodes"] = {n: rec["nodes"][n] for n in order
                             if n in rec["nodes"]}
     return results
+
+
+def write_captures(case_dir, release, node, captures):
+    """Replace CASE/captured-RELEASE/NODE/ with a probe's captures (a node
+    that did not register leaves none)."""
+    if captures is None:
+        return
+    folder = os.path.join(case_dir, capture_dir_name(release), node)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    for name, text in sorted(captures.items()):
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(text)
 
 
 def list_cases(root):
@@ -1356,6 +1418,9 @@ def main(argv=None):
                     help="sandboxes at a time (default 4)")
     ap.add_argument("--keep", action="store_true",
                     help="keep the sandboxes (for debugging)")
+    ap.add_argument("--capture", action="store_true",
+                    help="write what scontrol and sinfo show of each "
+                    "registered node to CASE/captured-RELEASE/NODE/")
     ap.add_argument("--_probe", metavar="NODE", help=argparse.SUPPRESS)
     ap.add_argument("--devices", default="fake", help=argparse.SUPPRESS)
     ap.add_argument("--timeout", type=float, default=20.0,
@@ -1383,7 +1448,8 @@ def main(argv=None):
         sys.stderr.write("%-40s %-12s %-8s %-15s %5.1f s\n" % (
             os.path.basename(cd), node, kind, res.get("verdict"), secs))
     t0 = time.time()
-    results = probe_cases(cases, a.jobs, a.node, progress, a.keep, target)
+    results = probe_cases(cases, a.jobs, a.node, progress, a.keep, target,
+                          a.capture)
     rc = 0
     for cd in cases:
         rec = results[cd]

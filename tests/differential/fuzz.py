@@ -79,7 +79,7 @@ def corpus(cases_root):
         for dirpath, _, filenames in os.walk(cd):
             for fn in filenames:
                 rel = os.path.relpath(os.path.join(dirpath, fn), cd)
-                if rel in slurm_live.CASE_META:
+                if slurm_live.is_case_meta(rel):
                     continue
                 with open(os.path.join(dirpath, fn), encoding="utf-8", errors="surrogateescape") as f:
                     files[rel] = f.read()

@@ -270,7 +270,7 @@ int pipeline(const std::uint8_t* data, std::size_t size) {
     if (parts[i].present) write_file(path, parts[i].text);
     else ::unlink(path.c_str());
   }
-  LintInputs inputs{dir + "/slurm.conf", dir + "/gres.conf", dir + "/cgroup.conf"};
+  LintInputs inputs{dir + "/slurm.conf", dir + "/gres.conf", dir + "/cgroup.conf", {}};
   SourceManager sources;
   Reporter reporter;
   const Cluster cluster = analyze(inputs, VersionProfile(version), sources, reporter);

@@ -654,9 +654,29 @@ TEST_CASE("json of an empty report", "[emit]") {
   CHECK(doc["summary"]["error"].number == 0);
 }
 
+TEST_CASE("sarif helpUri is the build's docs base plus the rule page, or absent", "[emit][sarif]") {
+  Fixture fx;
+  fx.add_count_finding();
+  // The options default to the build's setting (-DGRESLINT_DOCS_URL=, empty unless given).
+  CHECK(fx.options.docs_url == configured_docs_url());
+  fx.options.docs_url.clear();
+  CHECK(fx.emit(Format::sarif).find("helpUri") == std::string::npos);
+
+  fx.options.docs_url = "https://docs.example.org/greslint/rules/";
+  const JsonValue doc = parse_json(fx.emit(Format::sarif));
+  const JsonValue& rules = doc["runs"][0]["tool"]["driver"]["rules"];
+  REQUIRE_FALSE(rules.items.empty());
+  for (const JsonValue& rule : rules.items) {
+    const std::string page = "https://docs.example.org/greslint/rules/" + rule["id"].string + ".md";
+    CHECK(rule["helpUri"].string == page);
+    CHECK_THAT(rule["help"]["text"].string, Catch::EndsWith("Documentation: " + page));
+  }
+}
+
 TEST_CASE("sarif carries registry rules, relative URIs and real columns", "[emit][sarif]") {
   Fixture fx;
   fx.add_everything();
+  fx.options.docs_url.clear();
   // A non-ASCII character before the span: byte and code point columns differ by one.
   SourceManager& sm = fx.sm;
   const FileId utf = sm.add(std::string(kBase) + "/sub dir/caf\xc3\xa9.conf", "Name=caf\xc3\xa9 Count=4\n");
@@ -685,8 +705,9 @@ TEST_CASE("sarif carries registry rules, relative URIs and real columns", "[emit
   const JsonValue& rules = driver["rules"];
   CHECK(rules.items.size() >= all_rules().size());
   for (const JsonValue& rule : rules.items) {
-    CHECK(rule["helpUri"].string ==
-          "https://github.com/greslint/greslint/blob/main/docs/rules/" + rule["id"].string + ".md");
+    // No docs base set (the fixture clears it): no helpUri, and the help names `greslint explain`.
+    CHECK_FALSE(rule.has("helpUri"));
+    CHECK_THAT(rule["help"]["text"].string, Catch::EndsWith("`greslint explain " + rule["id"].string + "`"));
     CHECK_FALSE(rule["shortDescription"]["text"].string.empty());
     CHECK_FALSE(rule["fullDescription"]["text"].string.empty());
     CHECK_FALSE(rule["help"]["text"].string.empty());
