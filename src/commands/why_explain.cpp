@@ -83,9 +83,27 @@ bool gres_reason(std::string_view reason) {
 
 /// `shown` is the reason as the controller printed it: whole, or (default sinfo -R) its
 /// first 20 characters.
+/// slurmctld joins the reasons of one registration with ", " ("gres/gpu count reported
+/// lower than configured (2 < 4), Low RealMemory (...)"): the prediction may be one of them.
 bool same_reason(const std::string& predicted, const std::string& shown, bool truncated) {
-  if (predicted == shown) return !shown.empty();
-  return truncated && !shown.empty() && predicted.rfind(shown, 0) == 0;
+  if (shown.empty() || predicted.empty()) return false;
+  if (predicted == shown) return true;
+  if (truncated) return predicted.rfind(shown, 0) == 0;
+  return shown.rfind(predicted + ", ", 0) == 0 || shown.find(", " + predicted) != std::string::npos;
+}
+
+/// What a joined reason holds besides `predicted` ("" when nothing).
+std::string other_reasons(const std::string& predicted, const std::string& shown) {
+  if (shown == predicted || predicted.empty()) return {};
+  std::string rest = shown;
+  auto at = rest.find(predicted);
+  if (at == std::string::npos) return {};
+  rest.erase(at, predicted.size());
+  while (rest.rfind(", ", 0) == 0) rest.erase(0, 2);
+  if (rest.size() >= 2 && rest.compare(rest.size() - 2, 2, ", ") == 0) rest.resize(rest.size() - 2);
+  auto doubled = rest.find(", , ");
+  if (doubled != std::string::npos) rest.erase(doubled, 2);
+  return rest;
 }
 
 // ---- the files ---------------------------------------------------------------------------
@@ -233,6 +251,8 @@ NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerCo
       w.cause = Cause::explained;
       attach_finding(w, *d, m.a.sources);
       w.message = fmt::format("{} {}: {}", d->rule->id, d->rule->name, d->message);
+      const std::string rest = other_reasons(model::expand_nodes(d->slurm_message, n.name), n.reason);
+      if (!rest.empty()) w.message += fmt::format("; Slurm also reports, not from the files: {}", rest);
       w.commands = after_fix(n.name);
       return w;
     }
@@ -243,6 +263,20 @@ NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerCo
     w.cause = Cause::explained;
     if (!drains.empty()) attach_finding(w, *drains.front(), m.a.sources);
     w.message = "the files predict this drain";
+    w.commands = after_fix(n.name);
+    return w;
+  }
+  // INVALID_REG is only ever set by slurmctld's check of a registration, yet it keeps a
+  // reason set before (24.11 keeps an admin's reason across RESUME): the registration
+  // failed as the files predict, whatever older text the reason still holds.
+  if (n.has_state("INVALID_REG") && cls->verdict == Verdict::drain && !drains.empty() && !n.reason.empty() &&
+      !gres_reason(n.reason)) {
+    w.cause = Cause::explained;
+    const Diagnostic& d = *drains.front();
+    attach_finding(w, d, m.a.sources);
+    w.message = fmt::format("{} {}: {}; the registration failed with \"{}\", but Slurm kept the older reason{}", d.rule->id,
+                            d.rule->name, d.message, w.predicted_reason,
+                            n.reason_user.empty() ? "" : " set by " + n.reason_user);
     w.commands = after_fix(n.name);
     return w;
   }
@@ -287,7 +321,7 @@ NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerCo
     w.commands = {node_check(n.name), resume(n.name)};
   }
   // A drain the files also predict is worth saying even when this one is someone else's.
-  if (w.cause != Cause::predicted_other && cls->verdict >= Verdict::drain && !drains.empty()) {
+  if (w.cause != Cause::predicted_other && cls->verdict == Verdict::drain && !drains.empty()) {
     attach_finding(w, *drains.front(), m.a.sources);
     w.message += fmt::format("; once resumed, the files drain it again: {}", w.predicted_reason);
   }
@@ -298,7 +332,7 @@ NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerCo
 
 std::set<std::string> item_set(std::string_view text) {
   std::set<std::string> items;
-  for (std::string_view part : split_commas_view(std::string(text)))
+  for (std::string_view part : split_commas_view(text))
     if (!part.empty()) items.insert(to_lower(part));
   return items;
 }
@@ -506,6 +540,9 @@ void node_drift(const ControllerView& view, const Model& m, const SlurmConfFacts
       unknown.push_back(n.name);
       continue;
     }
+    // With files slurmctld would die on, the model stops before any node is evaluated:
+    // controller-would-fail says so, and there is nothing to compare a node with.
+    if (cls->verdict == Verdict::slurmctld_fatal) continue;
     Place line;
     if (auto it = facts.node_line.find(n.name); it != facts.node_line.end()) line = place_of(facts.sources, it->second);
     std::vector<std::string> differs;
@@ -592,6 +629,7 @@ WhyReport explain(const ControllerView& view, const Analysis& analysis, const st
   r.slurm_version = analysis.version.version.str();
   r.controller_version = view.slurm_version();
   r.sources = view.sources;
+  r.origin = view.origin;
   r.inputs = analysis.inputs;
   Model m(analysis);
   SlurmConfFacts facts;

@@ -337,12 +337,14 @@ bool add_text(std::string_view raw, const std::string& label, ControllerView& vi
         err << fmt::format("greslint: {}: {}\n", label, error);
         return false;
       }
-      if (!view.have_node_records) view.nodes = std::move(nodes);
+      if (view.have_node_records) return true;  // the first node listing read wins (JSON sorts first)
+      view.nodes = std::move(nodes);
       view.have_node_records = true;
       break;
     }
     case StateKind::node_text:
-      if (!view.have_node_records) view.nodes = parse_node_text(text);
+      if (view.have_node_records) return true;
+      view.nodes = parse_node_text(text);
       view.have_node_records = true;
       break;
     case StateKind::sinfo:
@@ -498,8 +500,10 @@ bool read_state(const std::string& path, ControllerView& view, std::ostream& err
   bool any = false;
   for (const std::string& f : files) {
     std::string text;
-    if (read_file(f, text)) any = add_text(text, f, view, err) || any;
+    const std::string label = S_ISDIR(st.st_mode) ? f.substr(f.find_last_of('/') + 1) : f;
+    if (read_file(f, text)) any = add_text(text, label, view, err) || any;
   }
+  view.origin += (view.origin.empty() ? "captured in " : ", ") + path;
   if (!any) err << fmt::format("greslint: --state {}: no scontrol or sinfo output in it\n", path);
   return any;
 }
@@ -548,6 +552,7 @@ std::optional<std::string> run_program(const std::vector<std::string>& args) {
 
 bool read_live(ControllerView& view, std::ostream& err) {
   view.live = true;
+  view.origin = "asked now";
   // 22.05's scontrol has no --json (it came with 23.02): the one-line text stands in.
   if (auto j = run_program({"scontrol", "show", "node", "--json"})) {
     if (add_text(*j, "scontrol show node --json", view, err)) view.have_node_records = true;
