@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "greslint/config.hpp"
@@ -526,12 +527,42 @@ std::vector<GresItem> effective_items(const NodeClass& cls) {
   return items;
 }
 
+/// One node's difference, before nodes that differ alike are folded into one item.
+struct NodeDifference {
+  DriftKind kind;
+  std::string files, controller;
+  Place place;
+  bool registered;
+  bool operator<(const NodeDifference& o) const {
+    return std::tie(kind, place.file, place.line, place.column, files, controller, registered) <
+           std::tie(o.kind, o.place.file, o.place.line, o.place.column, o.files, o.controller, o.registered);
+  }
+};
+
+Drift folded_drift(const NodeDifference& d, const std::vector<std::string>& names) {
+  const std::string list = fold_names(names);
+  std::string message;
+  if (d.kind == DriftKind::node_topology)
+    message = fmt::format("slurmctld holds {} for {}: it has not re-read slurm.conf since the NodeName line changed",
+                          d.controller, list);
+  else if (d.registered)
+    message = fmt::format("{} registered with Gres={}; the files configure Gres={}, and slurmd would report "
+                          "otherwise: the node's gres.conf or slurmd is older than the files here",
+                          list, d.controller.empty() ? "(none)" : d.controller, d.files.empty() ? "(none)" : d.files);
+  else
+    message = fmt::format("slurmctld holds Gres={} for {} but the files configure Gres={}: it has not re-read "
+                          "slurm.conf since",
+                          d.controller.empty() ? "(none)" : d.controller, list, d.files.empty() ? "(none)" : d.files);
+  return {d.kind, list, d.files, d.controller, d.place, std::move(message), {kReconfigure, restart_slurmd(list)}};
+}
+
 void node_drift(const ControllerView& view, const Model& m, const SlurmConfFacts& facts,
                 const std::vector<NodeWhy>& explained, const std::optional<Hostlist>& only, std::vector<Drift>& out) {
   std::set<std::string> gres_explained;
   for (const NodeWhy& w : explained)
     if (w.cause == Cause::explained || w.cause == Cause::hardware || w.cause == Cause::predicted_other)
       gres_explained.insert(w.node);
+  std::map<NodeDifference, std::vector<std::string>> differences;
   std::vector<std::string> unknown;
   for (const ControllerNode& n : view.nodes) {
     if (only && !only->contains(n.name)) continue;
@@ -545,44 +576,26 @@ void node_drift(const ControllerView& view, const Model& m, const SlurmConfFacts
     if (cls->verdict == Verdict::slurmctld_fatal) continue;
     Place line;
     if (auto it = facts.node_line.find(n.name); it != facts.node_line.end()) line = place_of(facts.sources, it->second);
-    std::vector<std::string> differs;
+    std::string differs;
     auto compare = [&](const char* what, std::optional<std::uint32_t> shown, std::uint32_t files) {
-      if (shown && *shown != files) differs.push_back(fmt::format("{} {} (files: {})", what, *shown, files));
+      if (shown && *shown != files) differs += fmt::format("{}{} {} (files: {})", differs.empty() ? "" : ", ", what, *shown, files);
     };
     compare("CPUs", n.cpus, cls->cpus);
     compare("Sockets", n.sockets, cls->sockets);
     compare("CoresPerSocket", n.cores_per_socket, cls->cores_per_socket);
     compare("ThreadsPerCore", n.threads_per_core, cls->threads_per_core);
-    if (!differs.empty()) {
-      std::string text;
-      for (const std::string& d : differs) text += (text.empty() ? "" : ", ") + d;
-      out.push_back({DriftKind::node_topology, n.name, "", text, line,
-                     fmt::format("slurmctld holds {} for {}: it has not re-read slurm.conf since the NodeName line "
-                                 "changed",
-                                 text, n.name),
-                     {kReconfigure, restart_slurmd(n.name)}});
-    }
+    if (!differs.empty()) differences[{DriftKind::node_topology, "", differs, line, false}].push_back(n.name);
     // Once slurmctld validated a node's GRES (its registration; a CLOUD node's gres.conf
     // at start-up) it holds what gres.conf gives, which the model knows too.
     const auto shown = gres_items(n.gres);
     // A node whose GRES the files already degrade or drain: its Gres= follows that finding.
     if (gres_explained.count(n.name) || cls->verdict == Verdict::degraded || cls->verdict == Verdict::drain ||
-        same_gres(gres_items(cls->configured_gres), shown) ||
-        same_gres(effective_items(*cls), shown))
+        same_gres(gres_items(cls->configured_gres), shown) || same_gres(effective_items(*cls), shown))
       continue;
-    const std::string files = cls->configured_gres.empty() ? "(none)" : cls->configured_gres;
-    const std::string running = n.gres.empty() ? "(none)" : n.gres;
-    out.push_back({DriftKind::node_gres, n.name, cls->configured_gres, n.gres,
-                   place_of(m.a.sources, m.a.cluster.configured_gres_span(m.index.at(n.name))),
-                   n.registered ? fmt::format("{} registered with Gres={}; the files configure Gres={}, and slurmd "
-                                              "would report otherwise: the node's gres.conf or slurmd is older than "
-                                              "the files here",
-                                              n.name, running, files)
-                                : fmt::format("slurmctld holds Gres={} for {} but the files configure Gres={}: it has "
-                                              "not re-read slurm.conf since",
-                                              running, n.name, files),
-                   {kReconfigure, restart_slurmd(n.name)}});
+    const Place gres_at = place_of(m.a.sources, m.a.cluster.configured_gres_span(m.index.at(n.name)));
+    differences[{DriftKind::node_gres, cls->configured_gres, n.gres, gres_at, n.registered}].push_back(n.name);
   }
+  for (const auto& [d, names] : differences) out.push_back(folded_drift(d, names));
   if (!unknown.empty()) {
     const std::string list = fold_names(unknown);
     out.push_back({DriftKind::node_not_in_files, list, "", list, Place{},
@@ -591,11 +604,11 @@ void node_drift(const ControllerView& view, const Model& m, const SlurmConfFacts
                    {kReconfigure}});
   }
   if (!view.have_node_records) return;
+  std::set<std::string_view> listed;
+  for (const ControllerNode& n : view.nodes) listed.insert(n.name);
   std::vector<std::string> missing;
   for (const std::string& name : m.a.cluster.node_names)
-    if ((!only || only->contains(name)) && !std::any_of(view.nodes.begin(), view.nodes.end(),
-                                                        [&](const ControllerNode& n) { return n.name == name; }))
-      missing.push_back(name);
+    if ((!only || only->contains(name)) && !listed.count(name)) missing.push_back(name);
   if (!missing.empty()) {
     const std::string list = fold_names(missing);
     Place line;

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <unordered_map>
 
 #include "greslint/hostlist.hpp"
 #include "greslint/version.hpp"
@@ -283,12 +284,15 @@ std::vector<std::string> expand_nodes(const std::string& expr) {
   return names;
 }
 
-void add_sinfo_reason(ControllerView& view, const std::string& node, const std::string& state, std::string reason,
-                      bool truncated, const std::string& user, const std::string& time) {
-  ControllerNode* n = view.find(node);
-  if (!n) {
-    view.nodes.emplace_back();
-    n = &view.nodes.back();
+/// Node name -> index into ControllerView::nodes, kept while sinfo's lines are merged.
+using NodeIndex = std::unordered_map<std::string, std::size_t>;
+
+void add_sinfo_reason(ControllerView& view, NodeIndex& index, const std::string& node, const std::string& state,
+                      std::string reason, bool truncated, const std::string& user, const std::string& time) {
+  auto [it, added] = index.emplace(node, view.nodes.size());
+  if (added) view.nodes.emplace_back();
+  ControllerNode* n = &view.nodes[it->second];
+  if (added) {
     n->name = node;
     if (!state.empty()) set_state(*n, scontrol_state_name(state));
     if (state.find('*') != std::string::npos) n->not_responding = true;
@@ -418,6 +422,8 @@ std::vector<ControllerNode> parse_node_text(std::string_view text) {
 }
 
 void merge_sinfo_reasons(std::string_view text, ControllerView& view) {
+  NodeIndex index;
+  for (std::size_t i = 0; i < view.nodes.size(); ++i) index.emplace(view.nodes[i].name, i);
   bool table = false;
   for (std::string_view line : lines_of(text)) {
     if (trim(line).empty()) continue;
@@ -436,7 +442,7 @@ void merge_sinfo_reasons(std::string_view text, ControllerView& view) {
       }
       if (f.size() != 4) continue;
       for (const std::string& node : expand_nodes(trim(f[0])))
-        add_sinfo_reason(view, node, trim(f[1]), std::string(line.substr(from)), false, trim(f[2]), trim(f[3]));
+        add_sinfo_reason(view, index, node, trim(f[1]), std::string(line.substr(from)), false, trim(f[2]), trim(f[3]));
       continue;
     }
     // The default "%20E %9u %19H %N": the reason fills 20 columns (cut there), then one space.
@@ -447,7 +453,7 @@ void merge_sinfo_reasons(std::string_view text, ControllerView& view) {
     if (nodelist.empty()) continue;
     const bool truncated = line.size() >= 20 && !is_space(line[19]);
     for (const std::string& node : expand_nodes(nodelist))
-      add_sinfo_reason(view, node, "", reason, truncated, user, time);
+      add_sinfo_reason(view, index, node, "", reason, truncated, user, time);
   }
 }
 
