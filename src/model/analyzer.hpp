@@ -26,6 +26,7 @@
 #include "model/limits.hpp"
 #include "model/node_index.hpp"
 #include "rules/check.hpp"
+#include "rules/startup_words.hpp"
 #include "rules/views.hpp"
 
 namespace greslint::model {
@@ -36,7 +37,8 @@ struct StartupFate {
   bool fatal = false;
   std::string reason;
   void apply(const rules::Outcome& o) {
-    if (o.kind() != rules::Outcome::Kind::slurmctld_fatal || (fatal && !o.replaces_earlier_reason())) return;
+    if (o.kind() != rules::Outcome::Kind::slurmctld_fatal) return;
+    if (fatal && !(o.replaces_earlier_reason() && reason == rules::kUnableToProcess)) return;
     fatal = true;
     reason = o.reason();
   }
