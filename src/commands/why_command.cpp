@@ -29,14 +29,25 @@ struct WhyOptions {
   bool quiet = false;
 };
 
+/// "slurmctld 24.11.5 as asked now (scontrol show node --json, sinfo -R, ...) against
+/// /etc/slurm/slurm.conf"
+std::string header(const WhyReport& r) {
+  std::string read;
+  for (const std::string& s : r.sources) read += (read.empty() ? "" : ", ") + s;
+  return fmt::format("slurmctld {}, {} ({}), against {}",
+                     r.controller_version.empty() ? "(release unknown)" : r.controller_version, r.origin, read,
+                     r.inputs.empty() ? "the files" : r.inputs.front());
+}
+
 void render_text(const WhyReport& r, bool quiet, std::ostream& out) {
   if (r.ok()) {
     if (!quiet)
-      out << fmt::format("nothing is wrong: {} node(s) available, the controller runs what the files say "
-                         "(Slurm {} profile)\n",
-                         r.nodes_seen, r.slurm_version);
+      out << fmt::format("{}\nnothing is wrong: {} node(s), none drained or down{} (Slurm {} profile)\n", header(r),
+                         r.nodes_seen, r.drift_checked ? ", and the controller runs what the files say" : "",
+                         r.slurm_version);
     return;
   }
+  out << header(r) << "\n\n";
   for (const NodeWhy& w : r.nodes) {
     out << fmt::format("{}  {}", w.node, w.state);
     if (!w.reason.empty()) out << fmt::format("  \"{}\"", sanitize_for_output(w.reason));
@@ -80,6 +91,7 @@ void render_json(const WhyReport& r, std::ostream& out) {
   w.key("command").string("why");
   w.key("slurm_version").string(r.slurm_version);
   w.key("controller_version").string_or_null(r.controller_version);
+  w.key("origin").string(r.origin);
   w.key("sources").begin_array();
   for (const std::string& s : r.sources) w.string(s);
   w.end_array();
@@ -130,7 +142,8 @@ void render_json(const WhyReport& r, std::ostream& out) {
   w.key("nodes_seen").number(r.nodes_seen).key("unavailable").number(r.nodes.size());
   std::size_t explained = 0;
   for (const NodeWhy& n : r.nodes) explained += n.cause == why::Cause::explained ? 1 : 0;
-  w.key("explained").number(explained).key("drift").number(r.drift.size()).key("ok").boolean(r.ok());
+  w.key("explained").number(explained).key("drift").number(r.drift.size());
+  w.key("drift_checked").boolean(r.drift_checked).key("ok").boolean(r.ok());
   w.end_object();
   w.end_object();
   out << "\n";
@@ -175,13 +188,16 @@ class WhyCommand final : public Command {
       lo.slurm_version = view.slurm_version();
       lo.slurm_version_source = "the controller";
     }
-    if (!apply_config_file(lo, err)) return 2;
+    if (!load_config_file(lo, err)) return 2;
     auto analysis = analyze_configuration(lo, err);
     if (!analysis) return 2;
     std::optional<Hostlist> only;
     if (!parse_node_filter(o_.nodes, analysis->version.version, only, err)) return 2;
     WhyReport report = why::explain(view, *analysis, only);
-    if (o_.no_drift) report.drift.clear();
+    if (o_.no_drift) {
+      report.drift.clear();
+      report.drift_checked = false;
+    }
 
     std::ofstream file;
     std::ostream* sink = &out;

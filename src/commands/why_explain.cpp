@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "greslint/config.hpp"
@@ -83,9 +84,27 @@ bool gres_reason(std::string_view reason) {
 
 /// `shown` is the reason as the controller printed it: whole, or (default sinfo -R) its
 /// first 20 characters.
+/// slurmctld joins the reasons of one registration with ", " ("gres/gpu count reported
+/// lower than configured (2 < 4), Low RealMemory (...)"): the prediction may be one of them.
 bool same_reason(const std::string& predicted, const std::string& shown, bool truncated) {
-  if (predicted == shown) return !shown.empty();
-  return truncated && !shown.empty() && predicted.rfind(shown, 0) == 0;
+  if (shown.empty() || predicted.empty()) return false;
+  if (predicted == shown) return true;
+  if (truncated) return predicted.rfind(shown, 0) == 0;
+  return shown.rfind(predicted + ", ", 0) == 0 || shown.find(", " + predicted) != std::string::npos;
+}
+
+/// What a joined reason holds besides `predicted` ("" when nothing).
+std::string other_reasons(const std::string& predicted, const std::string& shown) {
+  if (shown == predicted || predicted.empty()) return {};
+  std::string rest = shown;
+  auto at = rest.find(predicted);
+  if (at == std::string::npos) return {};
+  rest.erase(at, predicted.size());
+  while (rest.rfind(", ", 0) == 0) rest.erase(0, 2);
+  if (rest.size() >= 2 && rest.compare(rest.size() - 2, 2, ", ") == 0) rest.resize(rest.size() - 2);
+  auto doubled = rest.find(", , ");
+  if (doubled != std::string::npos) rest.erase(doubled, 2);
+  return rest;
 }
 
 // ---- the files ---------------------------------------------------------------------------
@@ -206,57 +225,55 @@ void explain_unregistered(NodeWhy& w, const ControllerNode& n, const Model& m) {
   w.commands = {"systemctl status slurmd   # on " + n.name, "journalctl -u slurmd -e   # on " + n.name};
 }
 
-NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerConfig* config) {
-  NodeWhy w;
-  w.node = n.name;
-  w.state = n.state_text();
-  w.reason = n.reason;
-  w.reason_user = n.reason_user;
-  w.reason_time = n.reason_time;
-  const NodeClass* cls = m.class_of(n.name);
-  if (!cls) {
-    w.cause = Cause::not_in_files;
-    w.message = fmt::format("{} is not a node of {}: slurmctld runs another slurm.conf, or it was removed from the "
-                            "files after slurmctld started",
-                            n.name, m.a.slurm_conf);
-    w.commands = {kReconfigure};
-    return w;
+/// The files' own explanation of the node's state, if they have one: a drain finding whose
+/// text is the reason (or one of the reasons joined), the model's reason itself, or a
+/// failed registration behind an older reason Slurm kept.
+bool explain_by_files(NodeWhy& w, const ControllerNode& n, const Model& m, const NodeClass& cls,
+                      const std::vector<const Diagnostic*>& drains) {
+  for (const Diagnostic* d : drains) {
+    const std::string text = model::expand_nodes(d->slurm_message, n.name);
+    if (!same_reason(text, n.reason, n.reason_truncated) &&
+        !(cls.verdict == Verdict::drain && d->slurm_message == cls.reason &&
+          same_reason(w.predicted_reason, n.reason, n.reason_truncated)))
+      continue;
+    attach_finding(w, *d, m.a.sources);
+    w.message = fmt::format("{} {}: {}", d->rule->id, d->rule->name, d->message);
+    const std::string rest = other_reasons(text, n.reason);
+    if (!rest.empty()) w.message += fmt::format("; Slurm also reports, not from the files: {}", rest);
+    return true;
   }
-  w.predicted_verdict = std::string(to_string(cls->verdict));
-  w.predicted_reason = node_reason(*cls, n.name);
-
-  const auto drains = m.findings.of(n.name, Effect::drain);
-  for (const Diagnostic* d : drains)
-    if (same_reason(model::expand_nodes(d->slurm_message, n.name), n.reason, n.reason_truncated) ||
-        (cls->verdict == Verdict::drain && d->slurm_message == cls->reason &&
-         same_reason(w.predicted_reason, n.reason, n.reason_truncated))) {
-      w.cause = Cause::explained;
-      attach_finding(w, *d, m.a.sources);
-      w.message = fmt::format("{} {}: {}", d->rule->id, d->rule->name, d->message);
-      w.commands = after_fix(n.name);
-      return w;
-    }
+  if (cls.verdict != Verdict::drain) return false;
   // Some releases drain without a reason (26.05 for an invalid core specification).
   const bool both_empty = w.predicted_reason.empty() && n.reason.empty();
-  if (cls->verdict == Verdict::drain && (both_empty || same_reason(w.predicted_reason, n.reason, n.reason_truncated))) {
+  if (both_empty || same_reason(w.predicted_reason, n.reason, n.reason_truncated)) {
     // The model's reason without a finding of its own (a folded one): still the files' doing.
-    w.cause = Cause::explained;
     if (!drains.empty()) attach_finding(w, *drains.front(), m.a.sources);
     w.message = "the files predict this drain";
-    w.commands = after_fix(n.name);
-    return w;
+    return true;
   }
-  if (!n.registered && (n.reason.empty() || n.reason.rfind("Not responding", 0) == 0)) {
-    explain_unregistered(w, n, m);
-    return w;
+  // INVALID_REG is only ever set by slurmctld's check of a registration, yet it keeps a
+  // reason set before (24.11 keeps an admin's reason across RESUME): the registration
+  // failed as the files predict, whatever older text the reason still holds.
+  if (n.has_state("INVALID_REG") && !drains.empty() && !n.reason.empty() && !gres_reason(n.reason)) {
+    const Diagnostic& d = *drains.front();
+    attach_finding(w, d, m.a.sources);
+    w.message = fmt::format("{} {}: {}; the registration failed with \"{}\", but Slurm kept the older reason{}",
+                            d.rule->id, d.rule->name, d.message, w.predicted_reason,
+                            n.reason_user.empty() ? "" : " set by " + n.reason_user);
+    return true;
   }
+  return false;
+}
 
-  const bool slurm_text = n.reason.empty() || gres_reason(n.reason) ||
-                          starts_with_any(n.reason, std::begin(kTopologyReasons), std::end(kTopologyReasons)) ||
+/// A reason the files do not explain: whose it is, and what to do about it.
+void classify_reason(NodeWhy& w, const ControllerNode& n, const Model& m, const ControllerConfig* config,
+                     const std::vector<const Diagnostic*>& drains) {
+  const bool topology = starts_with_any(n.reason, std::begin(kTopologyReasons), std::end(kTopologyReasons));
+  const bool slurm_text = n.reason.empty() || gres_reason(n.reason) || topology ||
                           starts_with_any(n.reason, std::begin(kOtherSlurmReasons), std::end(kOtherSlurmReasons));
-  const std::string slurm_user = config && config->find("SlurmUser") ? *config->find("SlurmUser") : std::string();
-  const bool by_other_user = !n.reason_user.empty() && !slurm_user.empty() &&
-                             slurm_user.rfind(n.reason_user, 0) != 0;  // "slurm(64030)" starts "slurm"
+  const std::string* slurm_user = config ? config->find("SlurmUser") : nullptr;
+  const bool by_other_user = !n.reason_user.empty() && slurm_user &&
+                             slurm_user->rfind(n.reason_user, 0) != 0;  // "slurm(64030)" starts "slurm"
   if (!slurm_text || (by_other_user && !gres_reason(n.reason))) {
     w.cause = Cause::admin;
     w.message = fmt::format("set by {} with scontrol update{}: not a reason Slurm writes, so not one the files "
@@ -264,7 +281,7 @@ NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerCo
                             n.reason_user.empty() ? "an admin" : n.reason_user,
                             n.reason_time.empty() ? "" : " at " + n.reason_time);
     w.commands = {resume(n.name)};
-  } else if (starts_with_any(n.reason, std::begin(kTopologyReasons), std::end(kTopologyReasons))) {
+  } else if (topology) {
     w.cause = Cause::topology;
     w.message = "not about GRES: slurmd reported less CPU or memory than slurm.conf configures for the node; the "
                 "hardware differs from the files (or a DIMM or CPU is lost): compare them on the node";
@@ -286,8 +303,39 @@ NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerCo
     w.message = "the files agree; the hardware differs: run greslint node-check on the node";
     w.commands = {node_check(n.name), resume(n.name)};
   }
+}
+
+NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerConfig* config) {
+  NodeWhy w;
+  w.node = n.name;
+  w.state = n.state_text();
+  w.reason = n.reason;
+  w.reason_user = n.reason_user;
+  w.reason_time = n.reason_time;
+  const NodeClass* cls = m.class_of(n.name);
+  if (!cls) {
+    w.cause = Cause::not_in_files;
+    w.message = fmt::format("{} is not a node of {}: slurmctld runs another slurm.conf, or it was removed from the "
+                            "files after slurmctld started",
+                            n.name, m.a.slurm_conf);
+    w.commands = {kReconfigure};
+    return w;
+  }
+  w.predicted_verdict = std::string(to_string(cls->verdict));
+  w.predicted_reason = node_reason(*cls, n.name);
+  const auto drains = m.findings.of(n.name, Effect::drain);
+  if (explain_by_files(w, n, m, *cls, drains)) {
+    w.cause = Cause::explained;
+    w.commands = after_fix(n.name);
+    return w;
+  }
+  if (!n.registered && (n.reason.empty() || n.reason.rfind("Not responding", 0) == 0)) {
+    explain_unregistered(w, n, m);
+    return w;
+  }
+  classify_reason(w, n, m, config, drains);
   // A drain the files also predict is worth saying even when this one is someone else's.
-  if (w.cause != Cause::predicted_other && cls->verdict >= Verdict::drain && !drains.empty()) {
+  if (w.cause != Cause::predicted_other && cls->verdict == Verdict::drain && !drains.empty()) {
     attach_finding(w, *drains.front(), m.a.sources);
     w.message += fmt::format("; once resumed, the files drain it again: {}", w.predicted_reason);
   }
@@ -298,7 +346,7 @@ NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerCo
 
 std::set<std::string> item_set(std::string_view text) {
   std::set<std::string> items;
-  for (std::string_view part : split_commas_view(std::string(text)))
+  for (std::string_view part : split_commas_view(text))
     if (!part.empty()) items.insert(to_lower(part));
   return items;
 }
@@ -474,13 +522,13 @@ GresCounts totals(const std::vector<GresItem>& items, bool by_type) {
 bool same_gres(const std::vector<GresItem>& files, const std::vector<GresItem>& controller) {
   if (totals(files, false) != totals(controller, false)) return false;
   const GresCounts shown = totals(controller, true);
-  for (const auto& [key, count] : totals(files, true)) {
-    if (key.second.empty()) continue;
-    const bool all_typed = std::none_of(controller.begin(), controller.end(), [&](const GresItem& g) {
-      return g.name == key.first && g.type.empty();
-    });
-    auto it = shown.find(key);
-    if (all_typed && (it == shown.end() || it->second != count)) return false;
+  for (const auto& wanted : totals(files, true)) {
+    const std::string& name = wanted.first.first;
+    if (wanted.first.second.empty()) continue;
+    const bool all_typed = std::none_of(controller.begin(), controller.end(),
+                                        [&](const GresItem& g) { return g.name == name && g.type.empty(); });
+    auto it = shown.find(wanted.first);
+    if (all_typed && (it == shown.end() || it->second != wanted.second)) return false;
   }
   return true;
 }
@@ -492,12 +540,42 @@ std::vector<GresItem> effective_items(const NodeClass& cls) {
   return items;
 }
 
+/// One node's difference, before nodes that differ alike are folded into one item.
+struct NodeDifference {
+  DriftKind kind;
+  std::string files, controller;
+  Place place;
+  bool registered;
+  bool operator<(const NodeDifference& o) const {
+    return std::tie(kind, place.file, place.line, place.column, files, controller, registered) <
+           std::tie(o.kind, o.place.file, o.place.line, o.place.column, o.files, o.controller, o.registered);
+  }
+};
+
+Drift folded_drift(const NodeDifference& d, const std::vector<std::string>& names) {
+  const std::string list = fold_names(names);
+  std::string message;
+  if (d.kind == DriftKind::node_topology)
+    message = fmt::format("slurmctld holds {} for {}: it has not re-read slurm.conf since the NodeName line changed",
+                          d.controller, list);
+  else if (d.registered)
+    message = fmt::format("{} registered with Gres={}; the files configure Gres={}, and slurmd would report "
+                          "otherwise: the node's gres.conf or slurmd is older than the files here",
+                          list, d.controller.empty() ? "(none)" : d.controller, d.files.empty() ? "(none)" : d.files);
+  else
+    message = fmt::format("slurmctld holds Gres={} for {} but the files configure Gres={}: it has not re-read "
+                          "slurm.conf since",
+                          d.controller.empty() ? "(none)" : d.controller, list, d.files.empty() ? "(none)" : d.files);
+  return {d.kind, list, d.files, d.controller, d.place, std::move(message), {kReconfigure, restart_slurmd(list)}};
+}
+
 void node_drift(const ControllerView& view, const Model& m, const SlurmConfFacts& facts,
                 const std::vector<NodeWhy>& explained, const std::optional<Hostlist>& only, std::vector<Drift>& out) {
   std::set<std::string> gres_explained;
   for (const NodeWhy& w : explained)
     if (w.cause == Cause::explained || w.cause == Cause::hardware || w.cause == Cause::predicted_other)
       gres_explained.insert(w.node);
+  std::map<NodeDifference, std::vector<std::string>> differences;
   std::vector<std::string> unknown;
   for (const ControllerNode& n : view.nodes) {
     if (only && !only->contains(n.name)) continue;
@@ -506,46 +584,31 @@ void node_drift(const ControllerView& view, const Model& m, const SlurmConfFacts
       unknown.push_back(n.name);
       continue;
     }
+    // With files slurmctld would die on, the model stops before any node is evaluated:
+    // controller-would-fail says so, and there is nothing to compare a node with.
+    if (cls->verdict == Verdict::slurmctld_fatal) continue;
     Place line;
     if (auto it = facts.node_line.find(n.name); it != facts.node_line.end()) line = place_of(facts.sources, it->second);
-    std::vector<std::string> differs;
+    std::string differs;
     auto compare = [&](const char* what, std::optional<std::uint32_t> shown, std::uint32_t files) {
-      if (shown && *shown != files) differs.push_back(fmt::format("{} {} (files: {})", what, *shown, files));
+      if (shown && *shown != files) differs += fmt::format("{}{} {} (files: {})", differs.empty() ? "" : ", ", what, *shown, files);
     };
     compare("CPUs", n.cpus, cls->cpus);
     compare("Sockets", n.sockets, cls->sockets);
     compare("CoresPerSocket", n.cores_per_socket, cls->cores_per_socket);
     compare("ThreadsPerCore", n.threads_per_core, cls->threads_per_core);
-    if (!differs.empty()) {
-      std::string text;
-      for (const std::string& d : differs) text += (text.empty() ? "" : ", ") + d;
-      out.push_back({DriftKind::node_topology, n.name, "", text, line,
-                     fmt::format("slurmctld holds {} for {}: it has not re-read slurm.conf since the NodeName line "
-                                 "changed",
-                                 text, n.name),
-                     {kReconfigure, restart_slurmd(n.name)}});
-    }
+    if (!differs.empty()) differences[{DriftKind::node_topology, "", differs, line, false}].push_back(n.name);
     // Once slurmctld validated a node's GRES (its registration; a CLOUD node's gres.conf
     // at start-up) it holds what gres.conf gives, which the model knows too.
     const auto shown = gres_items(n.gres);
     // A node whose GRES the files already degrade or drain: its Gres= follows that finding.
     if (gres_explained.count(n.name) || cls->verdict == Verdict::degraded || cls->verdict == Verdict::drain ||
-        same_gres(gres_items(cls->configured_gres), shown) ||
-        same_gres(effective_items(*cls), shown))
+        same_gres(gres_items(cls->configured_gres), shown) || same_gres(effective_items(*cls), shown))
       continue;
-    const std::string files = cls->configured_gres.empty() ? "(none)" : cls->configured_gres;
-    const std::string running = n.gres.empty() ? "(none)" : n.gres;
-    out.push_back({DriftKind::node_gres, n.name, cls->configured_gres, n.gres,
-                   place_of(m.a.sources, m.a.cluster.configured_gres_span(m.index.at(n.name))),
-                   n.registered ? fmt::format("{} registered with Gres={}; the files configure Gres={}, and slurmd "
-                                              "would report otherwise: the node's gres.conf or slurmd is older than "
-                                              "the files here",
-                                              n.name, running, files)
-                                : fmt::format("slurmctld holds Gres={} for {} but the files configure Gres={}: it has "
-                                              "not re-read slurm.conf since",
-                                              running, n.name, files),
-                   {kReconfigure, restart_slurmd(n.name)}});
+    const Place gres_at = place_of(m.a.sources, m.a.cluster.configured_gres_span(m.index.at(n.name)));
+    differences[{DriftKind::node_gres, cls->configured_gres, n.gres, gres_at, n.registered}].push_back(n.name);
   }
+  for (const auto& [d, names] : differences) out.push_back(folded_drift(d, names));
   if (!unknown.empty()) {
     const std::string list = fold_names(unknown);
     out.push_back({DriftKind::node_not_in_files, list, "", list, Place{},
@@ -554,11 +617,11 @@ void node_drift(const ControllerView& view, const Model& m, const SlurmConfFacts
                    {kReconfigure}});
   }
   if (!view.have_node_records) return;
+  std::set<std::string_view> listed;
+  for (const ControllerNode& n : view.nodes) listed.insert(n.name);
   std::vector<std::string> missing;
   for (const std::string& name : m.a.cluster.node_names)
-    if ((!only || only->contains(name)) && !std::any_of(view.nodes.begin(), view.nodes.end(),
-                                                        [&](const ControllerNode& n) { return n.name == name; }))
-      missing.push_back(name);
+    if ((!only || only->contains(name)) && !listed.count(name)) missing.push_back(name);
   if (!missing.empty()) {
     const std::string list = fold_names(missing);
     Place line;
@@ -592,6 +655,7 @@ WhyReport explain(const ControllerView& view, const Analysis& analysis, const st
   r.slurm_version = analysis.version.version.str();
   r.controller_version = view.slurm_version();
   r.sources = view.sources;
+  r.origin = view.origin;
   r.inputs = analysis.inputs;
   Model m(analysis);
   SlurmConfFacts facts;

@@ -79,7 +79,9 @@ struct WhyReport {
   std::string slurm_version;   ///< the profile greslint modelled
   std::string controller_version;
   std::vector<std::string> sources;  ///< what was read of the controller
+  std::string origin;                ///< "asked now", or "captured in PATH"
   std::vector<std::string> inputs;   ///< the files
+  bool drift_checked = true;         ///< false with --no-drift
   bool ok() const { return nodes.empty() && drift.empty(); }
 };
 

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <unordered_map>
 
 #include "greslint/hostlist.hpp"
 #include "greslint/version.hpp"
@@ -283,12 +284,15 @@ std::vector<std::string> expand_nodes(const std::string& expr) {
   return names;
 }
 
-void add_sinfo_reason(ControllerView& view, const std::string& node, const std::string& state, std::string reason,
-                      bool truncated, const std::string& user, const std::string& time) {
-  ControllerNode* n = view.find(node);
-  if (!n) {
-    view.nodes.emplace_back();
-    n = &view.nodes.back();
+/// Node name -> index into ControllerView::nodes, kept while sinfo's lines are merged.
+using NodeIndex = std::unordered_map<std::string, std::size_t>;
+
+void add_sinfo_reason(ControllerView& view, NodeIndex& index, const std::string& node, const std::string& state,
+                      std::string reason, bool truncated, const std::string& user, const std::string& time) {
+  auto [it, added] = index.emplace(node, view.nodes.size());
+  if (added) view.nodes.emplace_back();
+  ControllerNode* n = &view.nodes[it->second];
+  if (added) {
     n->name = node;
     if (!state.empty()) set_state(*n, scontrol_state_name(state));
     if (state.find('*') != std::string::npos) n->not_responding = true;
@@ -337,12 +341,14 @@ bool add_text(std::string_view raw, const std::string& label, ControllerView& vi
         err << fmt::format("greslint: {}: {}\n", label, error);
         return false;
       }
-      if (!view.have_node_records) view.nodes = std::move(nodes);
+      if (view.have_node_records) return true;  // the first node listing read wins (JSON sorts first)
+      view.nodes = std::move(nodes);
       view.have_node_records = true;
       break;
     }
     case StateKind::node_text:
-      if (!view.have_node_records) view.nodes = parse_node_text(text);
+      if (view.have_node_records) return true;
+      view.nodes = parse_node_text(text);
       view.have_node_records = true;
       break;
     case StateKind::sinfo:
@@ -416,6 +422,8 @@ std::vector<ControllerNode> parse_node_text(std::string_view text) {
 }
 
 void merge_sinfo_reasons(std::string_view text, ControllerView& view) {
+  NodeIndex index;
+  for (std::size_t i = 0; i < view.nodes.size(); ++i) index.emplace(view.nodes[i].name, i);
   bool table = false;
   for (std::string_view line : lines_of(text)) {
     if (trim(line).empty()) continue;
@@ -434,7 +442,7 @@ void merge_sinfo_reasons(std::string_view text, ControllerView& view) {
       }
       if (f.size() != 4) continue;
       for (const std::string& node : expand_nodes(trim(f[0])))
-        add_sinfo_reason(view, node, trim(f[1]), std::string(line.substr(from)), false, trim(f[2]), trim(f[3]));
+        add_sinfo_reason(view, index, node, trim(f[1]), std::string(line.substr(from)), false, trim(f[2]), trim(f[3]));
       continue;
     }
     // The default "%20E %9u %19H %N": the reason fills 20 columns (cut there), then one space.
@@ -445,7 +453,7 @@ void merge_sinfo_reasons(std::string_view text, ControllerView& view) {
     if (nodelist.empty()) continue;
     const bool truncated = line.size() >= 20 && !is_space(line[19]);
     for (const std::string& node : expand_nodes(nodelist))
-      add_sinfo_reason(view, node, "", reason, truncated, user, time);
+      add_sinfo_reason(view, index, node, "", reason, truncated, user, time);
   }
 }
 
@@ -498,8 +506,10 @@ bool read_state(const std::string& path, ControllerView& view, std::ostream& err
   bool any = false;
   for (const std::string& f : files) {
     std::string text;
-    if (read_file(f, text)) any = add_text(text, f, view, err) || any;
+    const std::string label = S_ISDIR(st.st_mode) ? f.substr(f.find_last_of('/') + 1) : f;
+    if (read_file(f, text)) any = add_text(text, label, view, err) || any;
   }
+  view.origin += (view.origin.empty() ? "captured in " : ", ") + path;
   if (!any) err << fmt::format("greslint: --state {}: no scontrol or sinfo output in it\n", path);
   return any;
 }
@@ -548,6 +558,7 @@ std::optional<std::string> run_program(const std::vector<std::string>& args) {
 
 bool read_live(ControllerView& view, std::ostream& err) {
   view.live = true;
+  view.origin = "asked now";
   // 22.05's scontrol has no --json (it came with 23.02): the one-line text stands in.
   if (auto j = run_program({"scontrol", "show", "node", "--json"})) {
     if (add_text(*j, "scontrol show node --json", view, err)) view.have_node_records = true;

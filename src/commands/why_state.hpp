@@ -51,6 +51,7 @@ struct ControllerView {
   std::vector<ControllerNode> nodes;
   std::optional<ControllerConfig> config;
   std::vector<std::string> sources;  ///< what was read, for the report
+  std::string origin;                ///< "asked now", or "captured in PATH"
   bool live = false;                 ///< asked now (file times can be compared)
   bool have_node_records = false;    ///< from scontrol (else only sinfo's drained nodes)
 

@@ -39,10 +39,11 @@ class Outcome {
   static Outcome drain(std::string reason) { return Outcome(Kind::drain, std::move(reason)); }
   static Outcome slurmd_fatal(std::string line) { return Outcome(Kind::slurmd_fatal, std::move(line)); }
   static Outcome slurmctld_fatal(std::string line) { return Outcome(Kind::slurmctld_fatal, std::move(line)); }
-  /// slurmctld refuses the configuration with `line`, and this line is the one greslint
-  /// shows even when an earlier check already made slurmctld fail. Kept for the start-up
-  /// checks that behaved so before the rules had their own files; whether Slurm's first or
-  /// last message is the one an administrator sees there is not verified.
+  /// slurmctld exits with `line`, which takes the place of the generic "Unable to process
+  /// configuration file" of a slurm.conf parse error reported before it: slurmctld goes on
+  /// past such a file and dies at this check. Any other earlier fatal stays, because fatal()
+  /// exits at once (live cases s23, s38, s39: cgroup.conf before NodeAddr, the first of two
+  /// bad hostlists).
   static Outcome slurmctld_fatal_replacing(std::string line) {
     Outcome o(Kind::slurmctld_fatal, std::move(line));
     o.replaces_ = true;

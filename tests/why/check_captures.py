@@ -28,6 +28,8 @@ sys.path.insert(0, CONFORMANCE)
 import slurm_live  # noqa: E402  (stdlib only)
 
 CASES = os.path.join(CONFORMANCE, "cases")
+with open(os.path.join(HERE, "..", "..", "docs", "greslint-why.schema.json")) as _f:
+    SCHEMA = json.load(_f)
 
 
 def load_unexplained(path):
@@ -85,6 +87,13 @@ def check_capture(greslint, case_dir, release, node, folder, unexplained, seen, 
         return ["exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])]
     report = json.loads(p.stdout)
     problems = []
+    try:
+        import jsonschema
+        jsonschema.validate(report, SCHEMA)
+    except ImportError:
+        pass
+    except Exception as e:      # jsonschema.ValidationError
+        problems.append("report does not follow docs/greslint-why.schema.json: %s" % str(e)[:300])
     by_node = {n["node"]: n for n in report["nodes"]}
     key = (case, node, release)
     if verdict == "drain":

@@ -16,7 +16,9 @@ sinfo itself, as an admin would on the head node):
      slurmd);
   4. after undoing the node edits and `scontrol reconfigure`: the drift is
      gone (22.05 cannot reconfigure SelectTypeParameters: that edit is undone
-     too there; its reconfigure keeps BOOT_TIME, so the file stays newer).
+     too there; its reconfigure keeps BOOT_TIME, so the file stays newer);
+  5. after gres.conf loses two GPUs and slurmd restarts: the drain is
+     explained by GRS301 at gres.conf:1.
 
     live_drift.py --greslint build/greslint [--release 22.05 ...]
 
@@ -43,8 +45,8 @@ AuthType=auth/munge
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 GresTypes=gpu
-NodeName=gpu01 CPUs=64 Sockets=2 CoresPerSocket=32 ThreadsPerCore=1 RealMemory=512000 Gres=gpu:a100:4 State=UNKNOWN
-NodeName=gpu02 CPUs=64 Sockets=2 CoresPerSocket=32 ThreadsPerCore=1 RealMemory=512000 Gres=gpu:a100:4 State=UNKNOWN
+NodeName=gpu01 CPUs=64 Sockets=2 CoresPerSocket=32 ThreadsPerCore=1 RealMemory=1 Gres=gpu:a100:4 State=UNKNOWN
+NodeName=gpu02 CPUs=64 Sockets=2 CoresPerSocket=32 ThreadsPerCore=1 RealMemory=1 Gres=gpu:a100:4 State=UNKNOWN
 PartitionName=gpu Nodes=gpu[01-02] Default=YES MaxTime=INFINITE State=UP
 """
 GRES_CONF = "NodeName=gpu[01-02] Name=gpu Type=a100 File=/dev/nvidia[0-3]\n"
@@ -103,7 +105,7 @@ def scenario(probe, greslint):
     edit(conf, "NodeName=gpu02 CPUs=64 Sockets=2 CoresPerSocket=32",
          "NodeName=gpu02 CPUs=32 Sockets=2 CoresPerSocket=16")
     edit(conf, "PartitionName=gpu Nodes=gpu[01-02]",
-         "NodeName=gpu03 CPUs=64 Sockets=2 CoresPerSocket=32 ThreadsPerCore=1 RealMemory=512000 "
+         "NodeName=gpu03 CPUs=64 Sockets=2 CoresPerSocket=32 ThreadsPerCore=1 RealMemory=1 "
          "NodeAddr=127.0.0.1 Gres=gpu:a100:4 State=UNKNOWN\nPartitionName=gpu Nodes=gpu[01-03]")
     edit(os.path.join(sb.etc, "gres.conf"), "NodeName=gpu[01-02]", "NodeName=gpu[01-03]")
     r = why(probe, greslint)
@@ -140,6 +142,40 @@ def scenario(probe, greslint):
     if probe.version >= (24, 5):
         expect("files-newer" not in kinds, "4: files newer than slurmctld after its reconfigure", r)
     steps.append("reconfigured")
+
+    # 24.11's reconfigure (a restart of slurmctld from its state files) can bring back the
+    # admin's drain of step 2 when the state was saved before the RESUME: resume again.
+    deadline = time.time() + 15
+    while time.time() < deadline:
+        info = probe.scontrol_node()
+        if isinstance(info, dict) and "DRAIN" not in info.get("State", ""):
+            break
+        if isinstance(info, dict):
+            if "reported" not in info:
+                info["reported"] = True
+                sys.stderr.write("after reconfigure gpu01 is %s (%s)\n" % (info.get("State"), info.get("Reason")))
+            probe.run_cmd(["scontrol", "update", "NodeName=gpu01", "State=RESUME"], 10)
+        time.sleep(0.3)
+
+    # The restart an admin then runs why after: slurmd reads a gres.conf with two GPUs where
+    # slurm.conf configures four, slurmctld drains the node, why names the gres.conf line.
+    edit(os.path.join(sb.etc, "gres.conf"), "nvidia[0-3]", "nvidia[0-1]")
+    probe.stop("slurmd")
+    probe.start("slurmd", ["slurmd", "-D", "-N", "gpu01", "-f", sb.conf],
+                {"HWLOC_SYNTHETIC": "package:2 core:32 pu:1"})
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        info = probe.scontrol_node()
+        if isinstance(info, dict) and "DRAIN" in info.get("State", ""):
+            break
+        time.sleep(0.2)
+    r = why(probe, greslint, "gpu01", "--no-drift")
+    nodes = {n["node"]: n for n in r["nodes"]}
+    mine = nodes.get("gpu01") or {}
+    expect(mine.get("cause") == "explained" and mine.get("rule") == "GRS301" and
+           (mine.get("file") or "").endswith("gres.conf") and mine.get("line") == 1,
+           "5: the drain after slurmd's restart is not explained by gres.conf:1", r)
+    steps.append("restart-drain explained")
     return steps
 
 
@@ -220,6 +256,8 @@ def main():
             res = json.loads(p.stdout)
         except ValueError:
             res = {"ok": False, "error": "rc=%d %s" % (p.returncode, p.stderr[-800:])}
+        for line in p.stderr.splitlines():
+            print("  note %s: %s" % (release, line))
         if res.get("ok"):
             print("PASS %s: %s (%.1f s)" % (release, ", ".join(res["steps"]), time.time() - t0))
         else:
