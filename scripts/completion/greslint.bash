@@ -12,7 +12,7 @@ _greslint_options() {
         nodes)
             echo "$common --slurm-version --format -o --output --fail-level --select --ignore --nodes --color -q --quiet --severity --config --no-config --prefix-map --verdict" ;;
         node-check)
-            echo "$common --node --sysroot --suggest --inventory --slurm-version --format -o --output --fail-level --color -q --quiet" ;;
+            echo "$common --node --sysroot --suggest --inventory --slurm-version --format -o --output --fail-level --select --ignore --color -q --quiet --severity --config --no-config --prefix-map" ;;
         hostlist)
             echo "$common -e --expand -f --fold -c --count --slurm-version" ;;
         rules)
