@@ -225,73 +225,55 @@ void explain_unregistered(NodeWhy& w, const ControllerNode& n, const Model& m) {
   w.commands = {"systemctl status slurmd   # on " + n.name, "journalctl -u slurmd -e   # on " + n.name};
 }
 
-NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerConfig* config) {
-  NodeWhy w;
-  w.node = n.name;
-  w.state = n.state_text();
-  w.reason = n.reason;
-  w.reason_user = n.reason_user;
-  w.reason_time = n.reason_time;
-  const NodeClass* cls = m.class_of(n.name);
-  if (!cls) {
-    w.cause = Cause::not_in_files;
-    w.message = fmt::format("{} is not a node of {}: slurmctld runs another slurm.conf, or it was removed from the "
-                            "files after slurmctld started",
-                            n.name, m.a.slurm_conf);
-    w.commands = {kReconfigure};
-    return w;
+/// The files' own explanation of the node's state, if they have one: a drain finding whose
+/// text is the reason (or one of the reasons joined), the model's reason itself, or a
+/// failed registration behind an older reason Slurm kept.
+bool explain_by_files(NodeWhy& w, const ControllerNode& n, const Model& m, const NodeClass& cls,
+                      const std::vector<const Diagnostic*>& drains) {
+  for (const Diagnostic* d : drains) {
+    const std::string text = model::expand_nodes(d->slurm_message, n.name);
+    if (!same_reason(text, n.reason, n.reason_truncated) &&
+        !(cls.verdict == Verdict::drain && d->slurm_message == cls.reason &&
+          same_reason(w.predicted_reason, n.reason, n.reason_truncated)))
+      continue;
+    attach_finding(w, *d, m.a.sources);
+    w.message = fmt::format("{} {}: {}", d->rule->id, d->rule->name, d->message);
+    const std::string rest = other_reasons(text, n.reason);
+    if (!rest.empty()) w.message += fmt::format("; Slurm also reports, not from the files: {}", rest);
+    return true;
   }
-  w.predicted_verdict = std::string(to_string(cls->verdict));
-  w.predicted_reason = node_reason(*cls, n.name);
-
-  const auto drains = m.findings.of(n.name, Effect::drain);
-  for (const Diagnostic* d : drains)
-    if (same_reason(model::expand_nodes(d->slurm_message, n.name), n.reason, n.reason_truncated) ||
-        (cls->verdict == Verdict::drain && d->slurm_message == cls->reason &&
-         same_reason(w.predicted_reason, n.reason, n.reason_truncated))) {
-      w.cause = Cause::explained;
-      attach_finding(w, *d, m.a.sources);
-      w.message = fmt::format("{} {}: {}", d->rule->id, d->rule->name, d->message);
-      const std::string rest = other_reasons(model::expand_nodes(d->slurm_message, n.name), n.reason);
-      if (!rest.empty()) w.message += fmt::format("; Slurm also reports, not from the files: {}", rest);
-      w.commands = after_fix(n.name);
-      return w;
-    }
+  if (cls.verdict != Verdict::drain) return false;
   // Some releases drain without a reason (26.05 for an invalid core specification).
   const bool both_empty = w.predicted_reason.empty() && n.reason.empty();
-  if (cls->verdict == Verdict::drain && (both_empty || same_reason(w.predicted_reason, n.reason, n.reason_truncated))) {
+  if (both_empty || same_reason(w.predicted_reason, n.reason, n.reason_truncated)) {
     // The model's reason without a finding of its own (a folded one): still the files' doing.
-    w.cause = Cause::explained;
     if (!drains.empty()) attach_finding(w, *drains.front(), m.a.sources);
     w.message = "the files predict this drain";
-    w.commands = after_fix(n.name);
-    return w;
+    return true;
   }
   // INVALID_REG is only ever set by slurmctld's check of a registration, yet it keeps a
   // reason set before (24.11 keeps an admin's reason across RESUME): the registration
   // failed as the files predict, whatever older text the reason still holds.
-  if (n.has_state("INVALID_REG") && cls->verdict == Verdict::drain && !drains.empty() && !n.reason.empty() &&
-      !gres_reason(n.reason)) {
-    w.cause = Cause::explained;
+  if (n.has_state("INVALID_REG") && !drains.empty() && !n.reason.empty() && !gres_reason(n.reason)) {
     const Diagnostic& d = *drains.front();
     attach_finding(w, d, m.a.sources);
-    w.message = fmt::format("{} {}: {}; the registration failed with \"{}\", but Slurm kept the older reason{}", d.rule->id,
-                            d.rule->name, d.message, w.predicted_reason,
+    w.message = fmt::format("{} {}: {}; the registration failed with \"{}\", but Slurm kept the older reason{}",
+                            d.rule->id, d.rule->name, d.message, w.predicted_reason,
                             n.reason_user.empty() ? "" : " set by " + n.reason_user);
-    w.commands = after_fix(n.name);
-    return w;
+    return true;
   }
-  if (!n.registered && (n.reason.empty() || n.reason.rfind("Not responding", 0) == 0)) {
-    explain_unregistered(w, n, m);
-    return w;
-  }
+  return false;
+}
 
-  const bool slurm_text = n.reason.empty() || gres_reason(n.reason) ||
-                          starts_with_any(n.reason, std::begin(kTopologyReasons), std::end(kTopologyReasons)) ||
+/// A reason the files do not explain: whose it is, and what to do about it.
+void classify_reason(NodeWhy& w, const ControllerNode& n, const Model& m, const ControllerConfig* config,
+                     const std::vector<const Diagnostic*>& drains) {
+  const bool topology = starts_with_any(n.reason, std::begin(kTopologyReasons), std::end(kTopologyReasons));
+  const bool slurm_text = n.reason.empty() || gres_reason(n.reason) || topology ||
                           starts_with_any(n.reason, std::begin(kOtherSlurmReasons), std::end(kOtherSlurmReasons));
-  const std::string slurm_user = config && config->find("SlurmUser") ? *config->find("SlurmUser") : std::string();
-  const bool by_other_user = !n.reason_user.empty() && !slurm_user.empty() &&
-                             slurm_user.rfind(n.reason_user, 0) != 0;  // "slurm(64030)" starts "slurm"
+  const std::string* slurm_user = config ? config->find("SlurmUser") : nullptr;
+  const bool by_other_user = !n.reason_user.empty() && slurm_user &&
+                             slurm_user->rfind(n.reason_user, 0) != 0;  // "slurm(64030)" starts "slurm"
   if (!slurm_text || (by_other_user && !gres_reason(n.reason))) {
     w.cause = Cause::admin;
     w.message = fmt::format("set by {} with scontrol update{}: not a reason Slurm writes, so not one the files "
@@ -299,7 +281,7 @@ NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerCo
                             n.reason_user.empty() ? "an admin" : n.reason_user,
                             n.reason_time.empty() ? "" : " at " + n.reason_time);
     w.commands = {resume(n.name)};
-  } else if (starts_with_any(n.reason, std::begin(kTopologyReasons), std::end(kTopologyReasons))) {
+  } else if (topology) {
     w.cause = Cause::topology;
     w.message = "not about GRES: slurmd reported less CPU or memory than slurm.conf configures for the node; the "
                 "hardware differs from the files (or a DIMM or CPU is lost): compare them on the node";
@@ -321,6 +303,37 @@ NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerCo
     w.message = "the files agree; the hardware differs: run greslint node-check on the node";
     w.commands = {node_check(n.name), resume(n.name)};
   }
+}
+
+NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerConfig* config) {
+  NodeWhy w;
+  w.node = n.name;
+  w.state = n.state_text();
+  w.reason = n.reason;
+  w.reason_user = n.reason_user;
+  w.reason_time = n.reason_time;
+  const NodeClass* cls = m.class_of(n.name);
+  if (!cls) {
+    w.cause = Cause::not_in_files;
+    w.message = fmt::format("{} is not a node of {}: slurmctld runs another slurm.conf, or it was removed from the "
+                            "files after slurmctld started",
+                            n.name, m.a.slurm_conf);
+    w.commands = {kReconfigure};
+    return w;
+  }
+  w.predicted_verdict = std::string(to_string(cls->verdict));
+  w.predicted_reason = node_reason(*cls, n.name);
+  const auto drains = m.findings.of(n.name, Effect::drain);
+  if (explain_by_files(w, n, m, *cls, drains)) {
+    w.cause = Cause::explained;
+    w.commands = after_fix(n.name);
+    return w;
+  }
+  if (!n.registered && (n.reason.empty() || n.reason.rfind("Not responding", 0) == 0)) {
+    explain_unregistered(w, n, m);
+    return w;
+  }
+  classify_reason(w, n, m, config, drains);
   // A drain the files also predict is worth saying even when this one is someone else's.
   if (w.cause != Cause::predicted_other && cls->verdict == Verdict::drain && !drains.empty()) {
     attach_finding(w, *drains.front(), m.a.sources);
@@ -509,13 +522,13 @@ GresCounts totals(const std::vector<GresItem>& items, bool by_type) {
 bool same_gres(const std::vector<GresItem>& files, const std::vector<GresItem>& controller) {
   if (totals(files, false) != totals(controller, false)) return false;
   const GresCounts shown = totals(controller, true);
-  for (const auto& [key, count] : totals(files, true)) {
-    if (key.second.empty()) continue;
-    const bool all_typed = std::none_of(controller.begin(), controller.end(), [&](const GresItem& g) {
-      return g.name == key.first && g.type.empty();
-    });
-    auto it = shown.find(key);
-    if (all_typed && (it == shown.end() || it->second != count)) return false;
+  for (const auto& wanted : totals(files, true)) {
+    const std::string& name = wanted.first.first;
+    if (wanted.first.second.empty()) continue;
+    const bool all_typed = std::none_of(controller.begin(), controller.end(),
+                                        [&](const GresItem& g) { return g.name == name && g.type.empty(); });
+    auto it = shown.find(wanted.first);
+    if (all_typed && (it == shown.end() || it->second != wanted.second)) return false;
   }
   return true;
 }
