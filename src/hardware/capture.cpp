@@ -18,7 +18,9 @@
 namespace greslint::node_check {
 namespace {
 
-int remove_entry(const char* path, const struct stat* /*st*/, int /*flag*/, struct FTW* /*ftw*/) { return ::remove(path); }
+int remove_entry(const char* path, const struct stat* /*st*/, int /*flag*/, struct FTW* /*ftw*/) {
+  return ::remove(path);
+}
 
 bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;

@@ -10,7 +10,7 @@ namespace greslint::node_check {
 
 /// One node to check and where its kernel files are.
 struct Target {
-  std::string node;     ///< empty: the host, found as slurmd finds it
+  std::string node;  ///< empty: the host, found as slurmd finds it
   std::string sysroot;
   std::string temp;  ///< a directory to delete afterwards
 };

@@ -38,8 +38,10 @@ std::string gres_for(const std::vector<Unit>& units, bool untyped, std::map<std:
   for (const Unit& u : units) {
     const std::string& ty = type_of_model[u.gpu->model];
     auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& p) { return p.first == ty; });
-    if (it == counts.end()) counts.emplace_back(ty, 1);
-    else ++it->second;
+    if (it == counts.end())
+      counts.emplace_back(ty, 1);
+    else
+      ++it->second;
   }
   std::vector<std::string> parts;
   for (const auto& [ty, n] : counts) parts.push_back(fmt::format("gpu:{}:{}", ty, n));
@@ -110,9 +112,10 @@ void suggest(const std::string& node, const HardwareInventory& hw, const Version
     out << "# the GPU model is not in sysfs, so the lines are untyped; to type them, add the same Type= to\n"
            "# every line and to slurm.conf Gres=.\n";
   if (write_gres_lines(node, units, t, untyped, type_of_model, profile, out))
-    out << fmt::format("# Slurm {} needs {} in Cores=, so these are wider than the GPUs' NUMA-local cores;\n"
-                       "# Parameters=l3cache_as_socket (25.11+) makes each L3 cache a socket instead.\n",
-                       profile.version().str(), rule_words(profile));
+    out << fmt::format(
+        "# Slurm {} needs {} in Cores=, so these are wider than the GPUs' NUMA-local cores;\n"
+        "# Parameters=l3cache_as_socket (25.11+) makes each L3 cache a socket instead.\n",
+        profile.version().str(), rule_words(profile));
 }
 
 }  // namespace greslint::node_check
