@@ -76,7 +76,7 @@ bool covers(const Suppression& s, const Diagnostic& d) {
 }  // namespace
 
 void apply_suppressions(const std::vector<Comment>& comments, const SourceManager& sources,
-                        std::vector<Diagnostic>& diagnostics, Reporter& out) {
+                        std::vector<Diagnostic>& diagnostics, Reporter& out, CheckedRules checked) {
   std::vector<Suppression> all;
   for (const Comment& c : comments) {
     std::string_view body = c.text;
@@ -122,7 +122,7 @@ void apply_suppressions(const std::vector<Comment>& comments, const SourceManage
                     }),
                     diagnostics.end());
   for (const Suppression& s : all)
-    if (!s.used)
+    if (!s.used && (!checked || checked(*s.rule)))
       out.report(rules::GRS010, s.span,
                  fmt::format("this suppression of {} matches no finding", s.rule->id))
           .help("remove it; the problem it silenced is gone");

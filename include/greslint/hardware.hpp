@@ -123,17 +123,13 @@ int socket_rule_violation(const std::vector<std::uint32_t>& cores, const CpuTopo
                           const VersionProfile& profile);
 
 struct NodeCheckOptions {
-  std::string path;             ///< slurm.conf or the directory holding it; empty: $SLURM_CONF, /etc/slurm
-  std::string node;             ///< NodeName; empty: this host, matched as slurmd does
-  std::string sysroot = "/";    ///< where the kernel's files are read
-  bool suggest = false;         ///< print matching slurm.conf/gres.conf lines instead of findings
-  std::string inventory;        ///< a directory of captured trees, one per NodeName
-  std::string slurm_version;    ///< empty: scontrol --version, else the newest release
-  Format format = Format::text;
-  FailLevel fail_level = FailLevel::warning;
-  std::string output;           ///< write the report here instead of `out`
-  bool color = false;
-  bool quiet = false;
+  /// PATH, the release, the output and the rule selection, as lint takes them (and with
+  /// the same .greslint.conf).
+  LintOptions report;
+  std::string node;           ///< NodeName; empty: this host, matched as slurmd does
+  std::string sysroot = "/";  ///< where the kernel's files are read
+  bool suggest = false;       ///< print matching slurm.conf/gres.conf lines instead of findings
+  std::string inventory;      ///< a directory of captured trees, one per NodeName
 };
 
 /// `greslint node-check`; returns 0, 1 (findings at or above the fail level) or 2.

@@ -59,14 +59,6 @@ struct LintOptions {
 /// nullopt when there is no '=' or either side is empty.
 std::optional<std::pair<std::string, std::string>> parse_prefix_map(std::string_view item, const std::string& base);
 
-/// The release a run on `path` (as lint takes it) models: `slurm_version` (--slurm-version),
-/// else SlurmVersion= of the .greslint.conf found upward from `path`, else the installed
-/// scontrol's, else the newest. The one resolution lint, nodes and node-check share, so that
-/// they never model different releases of one directory. Nullopt (message on `err`) when
-/// .greslint.conf is broken or names a release greslint does not model.
-std::optional<ResolvedVersion> resolve_run_version(const std::string& path, const std::string& slurm_version,
-                                                   std::ostream& err);
-
 /// One configuration analysed the way `lint` sees it: findings after suppressions,
 /// severity overrides and --select/--ignore/--nodes, in report order, with their
 /// fingerprints; the model of every node; the files read.
@@ -86,8 +78,9 @@ struct Analysis {
 };
 
 /// Applies the .greslint.conf that governs options.paths (or --config) under the command
-/// line's options. False, with a message on `err`, when the file is invalid.
-bool apply_config_file(LintOptions& options, std::ostream& err);
+/// line's options: what the command line gives wins. False, with a message on `err`, when
+/// the file is invalid. The one loader of .greslint.conf (src/commands/lint_session.cpp).
+bool load_config_file(LintOptions& options, std::ostream& err);
 
 /// Analyses options.paths.front() (a directory or slurm.conf) under options, which already
 /// carry the config file. Nullptr, with a message on `err`, on a usage or input error.

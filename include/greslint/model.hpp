@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "greslint/config.hpp"
@@ -55,6 +57,40 @@ struct NodeClass {
 /// names the node itself in some reasons (docs/architecture.md, node placeholders).
 std::string node_reason(const NodeClass& c, std::string_view nodes);
 
+/// Which gres.conf NodeName= lines each node reads. Performance: no vector of lines per
+/// node (200,000 allocations on 100,000 nodes); each node's list is an id in a trie,
+/// (shorter list, last line) -> list. 0 is the empty list.
+class NodeGresLines {
+ public:
+  void resize(std::uint32_t nodes) { list_of_.assign(nodes, 0), lists_.assign(1, {0, 0}); }
+  /// Appends gres.conf line `line` to node `node`'s list; `longer` remembers the lists made.
+  void append(std::uint32_t node, std::uint32_t line, std::unordered_map<std::uint64_t, std::uint32_t>& longer);
+  /// The id of node `node`'s list: nodes with equal ids read the same lines.
+  std::uint32_t list_id(std::uint32_t node) const { return list_of_[node]; }
+  /// The NodeName= lines (indexes into ConfigModel::gres_lines) node `node` reads, in file order.
+  std::vector<std::uint32_t> lines_of(std::uint32_t node) const;
+
+ private:
+  std::vector<std::uint32_t> list_of_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> lists_;
+};
+
+/// The configuration as the model read it, kept for commands that look at one node's lines
+/// (node-check). Pointers in it point into its own files.
+struct ConfigModel {
+  ConfigFile slurm, gres, cgroup;
+  Settings settings;
+  std::vector<std::string> grestypes;  ///< in Slurm's context order (shared names after gpu)
+  std::vector<NodeLine> node_lines;
+  std::vector<GresLine> gres_lines;  ///< slurmd's record order: every Name= line, then the NodeName= lines
+  std::vector<const GresLine*> global_lines;  ///< the Name= lines, which every node reads
+  NodeGresLines node_gres_lines;
+  const KeyValue* global_autodetect = nullptr;  ///< gres.conf's last top-level AutoDetect=
+
+  /// The gres.conf record lines node `node` reads, in slurmd's record order (§5.2).
+  std::vector<const GresLine*> gres_lines_of(std::uint32_t node) const;
+};
+
 /// A partition and the nodes slurmctld gives it: Nodes= with ALL, NodeSets and the
 /// PartitionName=DEFAULT Nodes= resolved (indexes into Cluster::node_names, each once).
 struct Partition {
@@ -70,6 +106,8 @@ struct Cluster {
   std::vector<Comment> comments;        ///< "# greslint:" comments of every file read
   std::vector<std::uint32_t> node_line_of;  ///< node index -> its slurm.conf NodeName line
   std::vector<Span> line_gres_span;         ///< NodeName line -> where its Gres= was written
+  /// What the model read; null when it stopped at its limits.
+  std::shared_ptr<const ConfigModel> config;
   /// In slurm.conf order; a PartitionName given twice (GRS131, slurmctld exits) keeps the
   /// last line's nodes.
   std::vector<Partition> partitions;

@@ -68,6 +68,18 @@ struct GresLine {
   std::uint32_t file_order = 0;
 };
 
+/// The keys of one gres.conf record line as slurmd's parser takes them (§5.1): Cores=, else
+/// the older CPUs=; of File= and Files=, the one written later; the last of a key repeated.
+struct GresLineKeys {
+  const KeyValue* name = nullptr;  ///< Name= (a Name= line's head); null: the line has none
+  const KeyValue* type = nullptr;
+  const KeyValue* cores = nullptr;  ///< Cores= or CPUs=
+  const KeyValue* file = nullptr;   ///< File= or Files=
+  const KeyValue* multiple_files = nullptr;
+  const KeyValue* autodetect = nullptr;
+};
+GresLineKeys keys_of(const GresLine& line);
+
 /// One gres.conf record as slurmd holds it for one node (§5), or one slurmd makes up to
 /// fill a slurm.conf count (then `line` is null and `origin` is the Gres= value).
 struct GresRecord {

@@ -13,6 +13,8 @@ namespace greslint {
 const std::vector<const RuleInfo*>& all_rules();
 /// Lookup by id ("GRS301") or name ("count-lower-than-configured"); nullptr if unknown.
 const RuleInfo* find_rule(std::string_view id_or_name);
+/// Whether node-check reports the rule (GRS5xx: the configuration against the hardware).
+bool is_hardware_rule(const RuleInfo& rule);
 /// The Markdown page docs/rules/<id>.md compiled into the binary; empty if none.
 std::string_view rule_doc(std::string_view id);
 

@@ -7,8 +7,6 @@
 
 namespace greslint {
 
-bool apply_config_file(LintOptions& options, std::ostream& err) { return load_config_file(options, err); }
-
 std::unique_ptr<Analysis> analyze_configuration(const LintOptions& o, std::ostream& err) {
   auto overrides = parse_severity_overrides(o.severity, err);
   if (!overrides || !check_rule_names(o, err)) return nullptr;
@@ -24,7 +22,8 @@ std::unique_ptr<Analysis> analyze_configuration(const LintOptions& o, std::ostre
   for (std::uint32_t n = 0; n < run->cluster.node_names.size(); ++n)
     if (!only || only->contains(run->cluster.node_names[n])) in_scope.push_back(n);
   a->headline = cluster_headline(run->cluster, in_scope, cluster_verdict(*run));
-  a->findings = report_stage(*run, o, *overrides, only);
+  a->findings = report_stage(std::move(run->reporter.diagnostics()), *run, o, *overrides, only,
+                             RuleScope::configuration);
   a->dropped = run->reporter.dropped();
   // Moving the SourceManager moves its vector of files, not the texts: views into them
   // (comments, spans) stay valid.

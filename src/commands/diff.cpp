@@ -72,7 +72,7 @@ int run_diff(const DiffOptions& options, std::ostream& out, std::ostream& err) {
   const std::string new_path = git ? (options.paths.empty() ? std::string() : options.paths.front()) : options.paths[1];
   LintOptions o = options.lint;
   o.paths = {new_path.empty() ? "." : new_path};
-  if (!apply_config_file(o, err)) return 2;
+  if (!load_config_file(o, err)) return 2;
 
   diff::Snapshot before, after;
   std::unique_ptr<diff::RevisionTree> tree;

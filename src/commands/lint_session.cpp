@@ -181,15 +181,6 @@ bool rule_selected(const RuleInfo& r, const LintOptions& o) {
   return !listed(o.ignore);
 }
 
-std::optional<ResolvedVersion> resolve_run_version(const std::string& path, const std::string& slurm_version,
-                                                   std::ostream& err) {
-  LintOptions o;
-  if (!path.empty()) o.paths.push_back(path);
-  o.slurm_version = slurm_version;
-  if (!load_config_file(o, err)) return std::nullopt;
-  return resolve_slurm_version(VersionPin{o.slurm_version, o.slurm_version_source}, err);
-}
-
 namespace {
 
 /// PATH naming the gres.conf or cgroup.conf beside a slurm.conf means that slurm.conf:
@@ -296,13 +287,16 @@ bool affects(const Diagnostic& d, const Hostlist& only, SlurmVersion v) {
   return hit;
 }
 
+bool configuration_rule(const RuleInfo& r) { return !is_hardware_rule(r); }
+
 }  // namespace
 
-std::vector<Diagnostic> report_stage(Run& run, const LintOptions& o, const SeverityOverrides& overrides,
-                                     const std::optional<Hostlist>& only) {
-  std::vector<Diagnostic> found = std::move(run.reporter.diagnostics());
+std::vector<Diagnostic> report_stage(std::vector<Diagnostic> found, const Run& run, const LintOptions& o,
+                                     const SeverityOverrides& overrides, const std::optional<Hostlist>& only,
+                                     RuleScope scope) {
   Reporter suppression_findings;
-  apply_suppressions(run.cluster.comments, run.sources, found, suppression_findings);
+  apply_suppressions(run.cluster.comments, run.sources, found, suppression_findings,
+                     scope == RuleScope::hardware ? is_hardware_rule : configuration_rule);
   for (Diagnostic& d : suppression_findings.diagnostics()) found.push_back(std::move(d));
   std::vector<Diagnostic> kept;
   for (Diagnostic& d : found) {

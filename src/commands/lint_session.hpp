@@ -18,10 +18,6 @@
 
 namespace greslint {
 
-/// Finds .greslint.conf from the linted directory upward (or takes --config) and applies
-/// it under the command line: options given there win. False (with a message) on errors.
-bool load_config_file(LintOptions& o, std::ostream& err);
-
 /// --nodes: the hosts findings and rows are restricted to; false (with a message) if invalid.
 bool parse_node_filter(const std::string& nodes, SlurmVersion v, std::optional<Hostlist>& only, std::ostream& err);
 
@@ -67,9 +63,15 @@ std::optional<SeverityOverrides> parse_severity_overrides(const std::vector<std:
 /// False (with a message) when --select or --ignore names no rule.
 bool check_rule_names(const LintOptions& o, std::ostream& err);
 
-/// The report stage: suppressions (and their own findings, GRS009/GRS010), severity
-/// overrides, --select/--ignore, --nodes, then file order. Takes the run's findings.
-std::vector<Diagnostic> report_stage(Run& run, const LintOptions& o, const SeverityOverrides& overrides,
-                                     const std::optional<Hostlist>& only);
+/// Which findings a command makes: lint and nodes check the configuration, node-check the
+/// configuration against the hardware. Suppressions of the other kind's rules are not
+/// reported unused there.
+enum class RuleScope { configuration, hardware };
+
+/// The report stage lint and node-check share: suppressions (and their own findings,
+/// GRS009/GRS010), severity overrides, --select/--ignore, --nodes, then file order.
+std::vector<Diagnostic> report_stage(std::vector<Diagnostic> found, const Run& run, const LintOptions& o,
+                                     const SeverityOverrides& overrides, const std::optional<Hostlist>& only,
+                                     RuleScope scope);
 
 }  // namespace greslint

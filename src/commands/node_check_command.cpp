@@ -12,7 +12,7 @@ class NodeCheckCommand final : public Command {
   void add_to(CLI::App& app) override {
     app_ = app.add_subcommand("node-check", "compare a node's configuration with its hardware");
     CLI::App& cmd = *app_;
-    cmd.add_option("PATH", o_.path, "directory holding slurm.conf, or a slurm.conf file");
+    cmd.add_option("PATH", o_.report.paths, "directory holding slurm.conf, or a slurm.conf file")->expected(0, 1);
     auto* node = cmd.add_option("--node", o_.node, "NodeName to check (default: this host, found as slurmd does)");
     auto* sysroot = cmd.add_option("--sysroot", o_.sysroot, "read /proc, /sys and /dev under DIR (a captured tree)")
                         ->capture_default_str();
@@ -20,24 +20,12 @@ class NodeCheckCommand final : public Command {
     cmd.add_option("--inventory", o_.inventory, "check every node captured in DIR (a folder or tarball per NodeName)")
         ->excludes(node)
         ->excludes(sysroot);
-    cmd.add_option("--slurm-version", o_.slurm_version, "Slurm release to model (22.05 ... 26.05)");
-    add_format_option(cmd, text_);
-    cmd.add_option("-o,--output", o_.output, "write the report to FILE");
-    add_fail_level_option(cmd, text_);
-    add_color_option(cmd, text_);
-    cmd.add_flag("-q,--quiet", o_.quiet, "print nothing when there is nothing to report");
+    cmd.add_option("--slurm-version", o_.report.slurm_version, "Slurm release to model (22.05 ... 26.05)");
+    add_report_options(cmd, o_.report, text_);
   }
 
   int run(std::ostream& out, std::ostream& err) override {
-    auto format = checked_format(text_.format, err);
-    if (!format) return 2;
-    auto level = checked_fail_level(text_.fail_level, err);
-    if (!level) return 2;
-    o_.format = *format;
-    o_.fail_level = *level;
-    auto color = checked_color(text_.color, err);
-    if (!color) return 2;
-    o_.color = *color;
+    if (!apply_report_options(*app_, text_, o_.report, err)) return 2;
     return run_node_check(o_, out, err);
   }
 

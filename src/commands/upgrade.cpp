@@ -137,7 +137,7 @@ int run_upgrade(const UpgradeOptions& options, std::ostream& out, std::ostream& 
   }
   LintOptions o = options.lint;
   o.paths = {options.path.empty() ? "." : options.path};
-  if (!apply_config_file(o, err)) return 2;
+  if (!load_config_file(o, err)) return 2;
   const auto from = resolve_slurm_version(VersionPin{o.slurm_version, o.slurm_version_source}, err);
   if (!from) return 2;
 

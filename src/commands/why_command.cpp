@@ -188,7 +188,7 @@ class WhyCommand final : public Command {
       lo.slurm_version = view.slurm_version();
       lo.slurm_version_source = "the controller";
     }
-    if (!apply_config_file(lo, err)) return 2;
+    if (!load_config_file(lo, err)) return 2;
     auto analysis = analyze_configuration(lo, err);
     if (!analysis) return 2;
     std::optional<Hostlist> only;

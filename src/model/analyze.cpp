@@ -49,7 +49,24 @@ Cluster Analyzer::run() {
   for (const ConfigFile* f : {&slurm_, &gres_, &cgroup_})
     cluster_.comments.insert(cluster_.comments.end(), f->comments.begin(), f->comments.end());
   findings_.flush(cluster_.node_names);
+  keep_config();
   return std::move(cluster_);
+}
+
+void Analyzer::keep_config() {
+  // Moved, not copied: the pointers into the files and lines (Directive*, GresLine*) stay valid.
+  auto config = std::make_shared<ConfigModel>();
+  config->slurm = std::move(slurm_);
+  config->gres = std::move(gres_);
+  config->cgroup = std::move(cgroup_);
+  config->settings = std::move(settings_);
+  config->grestypes = std::move(grestypes_);
+  config->node_lines = std::move(node_lines_);
+  config->gres_lines = std::move(gres_lines_);
+  config->global_lines = std::move(global_lines_);
+  config->node_gres_lines = std::move(node_gres_lines_);
+  config->global_autodetect = global_autodetect_kv_;
+  cluster_.config = std::move(config);
 }
 
 void Analyzer::stop_at_first_cloud_load_fatal() {

@@ -55,6 +55,9 @@ class Analyzer {
   Cluster run();
 
  private:
+  /// Hands what the model read to the Cluster (ConfigModel), for node-check.
+  void keep_config();
+
   // ----- inputs.cpp ----------------------------------------------------------------
   ConfigFile read(const std::string& path, const std::optional<std::string>* text, KeyTable table);
   void read_slurm_conf();
@@ -93,10 +96,10 @@ class Analyzer {
   void echo_findings(const NodeClass& cls);
   Span translate(Span s, std::uint32_t from, std::uint32_t to) const;
   /// The NodeName= gres.conf lines that apply to node n, in file order.
-  std::vector<std::uint32_t> lines_of(std::uint32_t n) const;
+  std::vector<std::uint32_t> lines_of(std::uint32_t n) const { return node_gres_lines_.lines_of(n); }
   /// Whether nodes a and b read the same lines (not only lines that say the same).
   bool same_lines(std::uint32_t a, std::uint32_t b) const {
-    return node_line_of_[a] == node_line_of_[b] && site_list_of_[a] == site_list_of_[b];
+    return node_line_of_[a] == node_line_of_[b] && node_gres_lines_.list_id(a) == node_gres_lines_.list_id(b);
   }
   // ----- replay.cpp ----------------------------------------------------------------
   void evaluate(NodeClass& cls, const NodeLine& node, const std::vector<const GresLine*>& lines,
@@ -159,8 +162,7 @@ class Analyzer {
   std::uint64_t named_nodes_ = 0;  ///< node names on every NodeName line so far, duplicates included
   // Node classes (classes.cpp).
   std::vector<const GresLine*> global_lines_;         ///< the Name= lines, which every node reads
-  std::vector<std::uint32_t> site_list_of_;  ///< node -> id of its lines in site_lists_ (0: none)
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> site_lists_;  ///< id -> (shorter list, last line)
+  NodeGresLines node_gres_lines_;  ///< the NodeName= lines each node reads
   std::vector<std::uint32_t> content_list_of_;        ///< node -> id of what its gres.conf lines say
 };
 

@@ -93,8 +93,7 @@ void Analyzer::match_gres_lines() {
   std::unordered_map<std::uint64_t, std::uint32_t> longer;  ///< (list << 32 | content) -> id
   std::vector<std::uint32_t> last_line(node_count, NodeIndex::kNone);
   std::unordered_map<std::uint64_t, std::uint32_t> longer_site;  ///< (list << 32 | line) -> id
-  site_list_of_.assign(node_count, 0);
-  site_lists_.assign(1, {0, 0});
+  node_gres_lines_.resize(node_count);
   // GRS310, one finding per group of lines that say the same and name unknown nodes.
   struct UnknownNames {
     std::uint32_t line;              ///< the first line of the group: the finding points there
@@ -121,10 +120,7 @@ void Analyzer::match_gres_lines() {
       any = true;
       if (last_line[n] == li) return;  // named twice on this line
       last_line[n] = li;
-      auto [site, new_site] = longer_site.emplace((std::uint64_t(site_list_of_[n]) << 32) | li,
-                                                  std::uint32_t(site_lists_.size()));
-      if (new_site) site_lists_.emplace_back(site_list_of_[n], li);
-      site_list_of_[n] = site->second;
+      node_gres_lines_.append(n, li, longer_site);
       auto [it, fresh] = longer.emplace((std::uint64_t(content_list_of_[n]) << 32) | content[li],
                                         std::uint32_t(longer.size() + 1));
       content_list_of_[n] = it->second;
@@ -165,13 +161,33 @@ void Analyzer::match_gres_lines() {
   }
 }
 
-std::vector<std::uint32_t> Analyzer::lines_of(std::uint32_t n) const {
+}  // namespace greslint::model
+
+namespace greslint {
+
+void NodeGresLines::append(std::uint32_t node, std::uint32_t line,
+                           std::unordered_map<std::uint64_t, std::uint32_t>& longer) {
+  auto [list, fresh] = longer.emplace((std::uint64_t(list_of_[node]) << 32) | line, std::uint32_t(lists_.size()));
+  if (fresh) lists_.emplace_back(list_of_[node], line);
+  list_of_[node] = list->second;
+}
+
+std::vector<std::uint32_t> NodeGresLines::lines_of(std::uint32_t node) const {
   std::vector<std::uint32_t> lines;
-  for (std::uint32_t list = site_list_of_[n]; list != 0; list = site_lists_[list].first)
-    lines.push_back(site_lists_[list].second);
+  for (std::uint32_t list = list_of_[node]; list != 0; list = lists_[list].first) lines.push_back(lists_[list].second);
   std::reverse(lines.begin(), lines.end());
   return lines;
 }
+
+std::vector<const GresLine*> ConfigModel::gres_lines_of(std::uint32_t node) const {
+  std::vector<const GresLine*> lines = global_lines;
+  for (std::uint32_t li : node_gres_lines.lines_of(node)) lines.push_back(&gres_lines[li]);
+  return lines;
+}
+
+}  // namespace greslint
+
+namespace greslint::model {
 
 /// Node classes: nodes whose slurm.conf line and gres.conf lines say the same, numbered in the
 /// order of their first node. Slurm's behaviour follows from what the lines say, not from
@@ -215,7 +231,7 @@ void Analyzer::evaluate_classes() {
     }
     const std::uint32_t rep = cls.nodes.front();
     lines = global_lines_;
-    for (std::uint32_t li : lines_of(rep)) lines.push_back(&gres_lines_[li]);
+    for (std::uint32_t li : lines_of(rep)) lines.push_back(&gres_lines_[li]);  // ConfigModel::gres_lines_of
     Findings::ClassScope scope(findings_, cls.nodes);
     evaluate(cls, node_lines_[node_line_of_[rep]], lines, cluster_.node_names[rep]);
     if (findings_.reported()) echo_findings(cls);
@@ -240,7 +256,7 @@ void Analyzer::echo_findings(const NodeClass& cls) {
       sites.back().nodes.push_back(n);
       continue;
     }
-    const std::uint64_t h = (std::uint64_t(node_line_of_[n]) << 32) | site_list_of_[n];
+    const std::uint64_t h = (std::uint64_t(node_line_of_[n]) << 32) | node_gres_lines_.list_id(n);
     std::vector<std::size_t>& candidates = by_hash[h];
     auto known = std::find_if(candidates.begin(), candidates.end(), [&](std::size_t s) { return same_lines(n, sites[s].first); });
     if (known != candidates.end()) {

@@ -91,4 +91,20 @@ void Analyzer::read_cgroup_conf() {
 }
 
 }  // namespace model
+
+GresLineKeys keys_of(const GresLine& line) {
+  const Directive& d = *line.d;
+  GresLineKeys k;
+  k.name = line.node_scoped ? d.find("Name") : &d.head();
+  k.type = d.find("Type");
+  k.cores = d.find("Cores");
+  if (!k.cores) k.cores = d.find("CPUs");
+  k.file = d.find("File");
+  if (const KeyValue* files = d.find("Files"); files && (!k.file || files->key_span.begin > k.file->key_span.begin))
+    k.file = files;
+  k.multiple_files = d.find("MultipleFiles");
+  k.autodetect = d.find("AutoDetect");
+  return k;
+}
+
 }  // namespace greslint

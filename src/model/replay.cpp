@@ -160,7 +160,8 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
   std::optional<std::string> node_autodetect;
   for (const GresLine* line : by_file) {
     const Directive& d = *line->d;
-    const KeyValue* autodetect = d.find("AutoDetect");
+    const GresLineKeys keys = keys_of(*line);
+    const KeyValue* autodetect = keys.autodetect;
     if (autodetect && !line->node_scoped) {
       report_load(rules::GRS203, autodetect->key_span, "AutoDetect on a Name= line has no effect")
           .slurm("gres.conf: In-line AutoDetect requires NodeName to take effect")
@@ -186,7 +187,7 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
         node_autodetect = autodetect->value;
       }
     }
-    const KeyValue* name_kv = line->node_scoped ? d.find("Name") : &d.head();
+    const KeyValue* name_kv = keys.name;
     if (!name_kv) {
       if (autodetect) continue;
       std::string rest = std::string(sources_.text(Span{d.head().key_span.file, d.head().value_span.end, d.span.end}));
@@ -200,11 +201,10 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
     GresRecord r;
     r.line = line;
     r.name = name_kv->value;
-    if (const KeyValue* t = d.find("Type")) r.type = t->value;
+    if (keys.type) r.type = keys.type->value;
     // _parse_gres_config's order: Cores, File, MultipleFiles, Flags, Links, Count; the name is
     // checked against GresTypes last, so a record of a GRES slurmd then ignores can still be fatal.
-    const KeyValue* cores = d.find("Cores");
-    if (!cores) cores = d.find("CPUs");
+    const KeyValue* cores = keys.cores;
     if (cores) {
       r.cores = cores->value;
       r.core_bits = parse_core_list(cores->value, core_cnt);
@@ -232,9 +232,8 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
         degrade(cls);
       }
     }
-    const KeyValue* file = d.find("File");
-    if (const KeyValue* files = d.find("Files"); files && (!file || files->key_span.begin > file->key_span.begin)) file = files;
-    const KeyValue* mf = d.find("MultipleFiles");
+    const KeyValue* file = keys.file;
+    const KeyValue* mf = keys.multiple_files;
     if (file && mf) {
       report_load(rules::GRS209, mf->key_span, "File= and MultipleFiles= cannot both be given")
           .slurm("File and MultipleFiles options are mutually exclusive")

@@ -4,6 +4,7 @@
 // step its check follows (CONTRIBUTING.md; scripts/new_rule.py writes both).
 #include "greslint/registry.hpp"
 
+#include <algorithm>
 #include <iterator>
 #include <utility>
 #include <vector>
@@ -318,6 +319,10 @@ std::vector<std::pair<std::string_view, const RuleInfo*>> registry_rows() {
 }
 
 }  // namespace rules
+
+bool is_hardware_rule(const RuleInfo& rule) {
+  return std::find(std::begin(rules::kHardware), std::end(rules::kHardware), &rule) != std::end(rules::kHardware);
+}
 
 const std::vector<const RuleInfo*>& all_rules() {
   static const std::vector<const RuleInfo*> rules = [] {
