@@ -57,6 +57,11 @@ PreviousFlags::Check PreviousFlags::take(const std::string& name, const KeyValue
   if (flags) {
     std::uint32_t f = parse_flags(flags->value, profile);
     if ((f & no_gpu_env) && (f & env & ~no_gpu_env)) return Check::no_gpu_env_mixed;
+    if (!(f & env) && profile.flags_without_env_take_defaults()) {
+      if (iequals(name, "gpu"))
+        name_ = name, word_ = nvidia | amd | intel | opencl | env_default | (f & env_uuid), remembered_ = true;
+      return Check::ok;
+    }
     // 22.05 remembers the env words only, and a Flags= without one (CountOnly, a sharing
     // word) takes the defaults like a line without Flags; 23.02+ remembers the whole word,
     // with the one_sharing that mps implies.
