@@ -16,7 +16,8 @@ struct Target {
 };
 
 /// The captures in an --inventory directory: each folder is a node's tree, each tarball
-/// (.tar.gz, .tgz, .tar) is unpacked. False (with a message) when one cannot be read.
+/// (.tar.gz, .tgz, .tar) is unpacked. One that cannot be unpacked is skipped with a message;
+/// false (with a message) when the directory holds no capture that can be read.
 bool inventory_targets(const std::string& dir, std::vector<Target>& out, std::ostream& err);
 
 /// Deletes the directories tarballs were unpacked into.

@@ -343,10 +343,19 @@ void NodeChecker::check_line_cores(const LineFacts& l, const std::vector<const U
     right += fmt::format(" (Slurm {} needs {} in Cores=; the GPU's own NUMA-local cores are {})",
                          profile_.version().str(), rule_words(profile_), format_index_list(all_local));
   if (check_cpu_ids(l, conf, all_local, all_expected, right)) return;
-  auto b = report(rules::GRS504, l.cores_span,
-                  fmt::format("{}={} is not the NUMA-local cores of {} on {}: {}", l.cores_key, *l.cores,
-                              us.size() == 1 ? "this GPU" : "these GPUs", node_, fmt::join(per_gpu, "; ")))
-               .help(right);
+  // Cores= that are the GPUs' own NUMA-local cores break only the release's socket rule:
+  // saying they are not local would contradict the GPUs' own affinity printed after it.
+  const bool local_but_split = !exact && conf && std::all_of(local.begin(), local.end(), [&](const Cores& c) {
+    return c == *conf;
+  });
+  const std::string what = us.size() == 1 ? "this GPU" : "these GPUs";
+  const std::string headline =
+      local_but_split
+          ? fmt::format("{}={} are the NUMA-local cores of {} on {}, but Slurm {} needs {} in Cores=", l.cores_key,
+                        *l.cores, what, node_, profile_.version().str(), rule_words(profile_))
+          : fmt::format("{}={} is not the NUMA-local cores of {} on {}: {}", l.cores_key, *l.cores, what, node_,
+                        fmt::join(per_gpu, "; "));
+  auto b = report(rules::GRS504, l.cores_span, headline).help(right);
   if (exact) {
     b.severity(Severity::error)
         .effect(Effect::degraded, Daemon::slurmd)
