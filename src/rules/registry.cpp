@@ -266,10 +266,11 @@ constexpr Check<RegistrationView> kRegistrationTopology[] = {
 constexpr const RuleInfo* kReader[] = {&GRS001, &GRS002, &GRS003, &GRS004, &GRS005, &GRS006, &GRS007, &GRS008};
 /// The suppression pass reports these over every other finding (suppress.cpp).
 constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
-/// node-check compares the model's per-node records with the hardware (hardware/node_check.cpp).
+/// node-check compares the model's per-node lines with the hardware (hardware/node_checker.cpp,
+/// autodetect_check.cpp).
 constexpr const RuleInfo* kHardware[] = {&GRS501, &GRS502, &GRS503, &GRS504, &GRS505, &GRS506, &GRS507, &GRS508};
-/// Still checked in the replay's own code (src/model/replay.cpp, policy.cpp, classes.cpp,
-/// inputs.cpp) while they move to stage lists one by one.
+/// Still checked in the replay's own code (src/model/replay_records.cpp, replay_merge.cpp, replay.cpp,
+/// policy.cpp, classes.cpp, inputs.cpp) while they move to stage lists one by one.
 constexpr const RuleInfo* kInReplay[] = {&GRS116, &GRS201, &GRS202, &GRS203, &GRS204, &GRS205, &GRS206, &GRS207, &GRS208, &GRS209, &GRS210, &GRS211, &GRS212, &GRS214, &GRS215, &GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS221, &GRS223, &GRS302, &GRS310, &GRS313, &GRS314, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
 
 template <class View>
