@@ -14,6 +14,7 @@
 #
 # It copies exactly these (plain files; device nodes become empty files of the same name):
 #   /proc/sys/kernel/hostname
+#   /proc/meminfo (MemTotal: RealMemory= in --suggest)
 #   /proc/driver/nvidia/gpus/*/information
 #   /proc/driver/nvidia/capabilities/gpu*/mig/gi*/access, .../gi*/ci*/access
 #   /sys/devices/system/cpu/cpu*/online, cpu*/topology/{physical_package_id,core_id,thread_siblings_list}
@@ -68,6 +69,7 @@ mark() {
 rel() { printf '%s\n' "${1#"$root"}"; }
 
 copy /proc/sys/kernel/hostname
+copy /proc/meminfo
 buses=""
 for d in "$root"/proc/driver/nvidia/gpus/*/; do
   [ -d "$d" ] || continue

@@ -98,6 +98,9 @@ struct Gpu {
 struct HardwareInventory {
   std::string sysroot;
   std::string hostname;  ///< <sysroot>/proc/sys/kernel/hostname, when present
+  /// MemTotal of /proc/meminfo in MiB: what slurmd -C reports as RealMemory (glibc's
+  /// physical page count is the same sysinfo total).
+  std::optional<std::uint64_t> memory_mib;
   CpuTopology cpu;
   std::vector<Gpu> gpus;  ///< NVIDIA by minor, then AMD/Intel by render minor
   std::vector<std::string> problems;  ///< files that exist but cannot be read or understood

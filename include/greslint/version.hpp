@@ -76,6 +76,9 @@ class VersionProfile {
   bool untyped_record_vs_typed_conf_warns() const noexcept { return version_ < kSlurm2302; }
   /// 22.05 compares only env flag bits for Flags consistency; later the whole flag word.
   bool flags_compare_whole_word() const noexcept { return version_ >= kSlurm2302; }
+  /// 26.05: a Flags= with no env word (CountOnly, a sharing word, env_uuid) is checked
+  /// against nothing and remembered as nothing; a GPU gets the default env flags.
+  bool flags_without_env_take_defaults() const noexcept { return version_ >= kSlurm2605; }
   /// 22.05: AutoDetect on a cloud node is fatal in slurmctld; later an error.
   bool cloud_autodetect_fatal() const noexcept { return version_ < kSlurm2302; }
   /// 24.11+: the duplicate node name message reads "Duplicated NodeHostName %s in config file",

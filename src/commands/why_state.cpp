@@ -121,7 +121,12 @@ void set_state(ControllerNode& n, std::string_view text) {
     }
   }
   flush();
-  if (std::find(n.state.begin(), n.state.end(), "NOT_RESPONDING") != n.state.end()) n.not_responding = true;
+  // The JSON lists NOT_RESPONDING as a flag; the text marks it with '*': one flag either way.
+  auto nr = std::find(n.state.begin(), n.state.end(), "NOT_RESPONDING");
+  if (nr != n.state.end()) {
+    n.not_responding = true;
+    n.state.erase(nr);
+  }
 }
 
 // ---- JSON ----------------------------------------------------------------------------
@@ -132,7 +137,8 @@ std::optional<std::int64_t> json_number(const json& v) {
   if (v.is_object()) {
     auto set = v.find("set");
     auto num = v.find("number");
-    if (num != v.end() && num->is_number_integer() && (set == v.end() || set->get<bool>()))
+    const bool is_set = set == v.end() || !set->is_boolean() || set->get<bool>();
+    if (num != v.end() && num->is_number_integer() && is_set)
       return num->get<std::int64_t>();
   }
   return std::nullopt;

@@ -95,8 +95,10 @@ void match_configured(AutodetectMerge& m, std::uint32_t core_count) {
         break;
       }
       if (matched) continue;
-      if (!c.files.empty()) ++m.reported;  // config-only, kept
-      else ++m.unmatched;
+      if (!c.files.empty())
+        ++m.reported;  // config-only, kept
+      else
+        ++m.unmatched;
       if (c.type) m.unmatched_typed.push_back(&c);
     }
   }
@@ -118,9 +120,9 @@ void NodeChecker::check_autodetect() {
   // GRS503 (F1).
   std::string why;
   if (m.mismatched || m.unmatched)
-    why = fmt::format(" ({} detected; {})", m.detected.size(),
-                      m.mismatched ? "configured Cores= differ from the detected ones"
-                                   : "configured GPUs match no detected one");
+    why = fmt::format(
+        " ({} detected; {})", m.detected.size(),
+        m.mismatched ? "configured Cores= differ from the detected ones" : "configured GPUs match no detected one");
   check_count(m.reported, why,
               m.mismatched || m.unmatched
                   ? "make the gres.conf and slurm.conf GPUs match what AutoDetect finds (Type= a part of the model "
@@ -196,18 +198,21 @@ void NodeChecker::check_detected_affinity(const std::vector<const Unit*>& used) 
     const int bad = socket_rule_violation(u->local, topo_, profile_);
     if (bad < 0) continue;
     std::string hint;
-    if (profile_.version() >= kSlurm2605) hint = " See Socket Affinity section of gres.html for more information.";
+    if (profile_.version() >= kSlurm2605)
+      hint = " See Socket Affinity section of gres.html for more information.";
     else if (profile_.version() >= kSlurm2511)
       hint = " Consider setting Parameters=l3cache_as_socket as part of the Node configuration.";
     else if (profile_.version() >= kSlurm2505)
-      hint = " Consider setting SlurmdParameters=l3cache_as_socket (recommended) or override this by manually "
-             "specifying core affinity in gres.conf.";
+      hint =
+          " Consider setting SlurmdParameters=l3cache_as_socket (recommended) or override this by manually "
+          "specifying core affinity in gres.conf.";
     const std::string range = socket_range(topo_, bad);
-    report(rules::GRS508, autodetect_span().valid() ? autodetect_span() : gpu_anchor(),
-           fmt::format("AutoDetect gives {} the affinity of cores {} on {}, which splits socket {} (cores {}); Slurm {} "
-                       "requires {}",
-                       u->gpu->device_file, format_index_list(u->local), node_, bad, range, profile_.version().str(),
-                       rule_words(profile_)))
+    report(
+        rules::GRS508, autodetect_span().valid() ? autodetect_span() : gpu_anchor(),
+        fmt::format("AutoDetect gives {} the affinity of cores {} on {}, which splits socket {} (cores {}); Slurm {} "
+                    "requires {}",
+                    u->gpu->device_file, format_index_list(u->local), node_, bad, range, profile_.version().str(),
+                    rule_words(profile_)))
         .slurm(fmt::format("gres/gpu GRES autodetected core affinity {} on node {} doesn't match socket boundaries. "
                            "(Socket {} is cores {}).{}",
                            format_index_list(u->local), node_, bad, range, hint))

@@ -18,7 +18,9 @@
 namespace greslint::node_check {
 namespace {
 
-int remove_entry(const char* path, const struct stat* /*st*/, int /*flag*/, struct FTW* /*ftw*/) { return ::remove(path); }
+int remove_entry(const char* path, const struct stat* /*st*/, int /*flag*/, struct FTW* /*ftw*/) {
+  return ::remove(path);
+}
 
 bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -59,7 +61,6 @@ bool inventory_targets(const std::string& dir, std::vector<Target>& out, std::os
     err << fmt::format("greslint: --inventory {}: not a directory\n", dir);
     return false;
   }
-  bool ok = true;
   for (const std::string& name : hw::list_dir(dir)) {
     if (name.front() == '.') continue;
     const std::string path = join_path(dir, name);
@@ -72,18 +73,19 @@ bool inventory_targets(const std::string& dir, std::vector<Target>& out, std::os
     for (std::string_view ext : {".tar.gz", ".tgz", ".tar"})
       if (node.empty() && ends_with(name, ext)) node = name.substr(0, name.size() - ext.size());
     if (node.empty()) continue;
+    // One capture that cannot be read does not stop the others from being checked.
     auto root = extract_tarball(path, err);
     if (!root) {
-      ok = false;
+      err << fmt::format("greslint: --inventory: skipping {}\n", name);
       continue;
     }
     out.push_back(Target{node, *root, *root});
   }
-  if (out.empty() && ok) {
-    err << fmt::format("greslint: --inventory {}: no node folders or tarballs in it\n", dir);
+  if (out.empty()) {
+    err << fmt::format("greslint: --inventory {}: no node folder or tarball in it that can be read\n", dir);
     return false;
   }
-  return ok;
+  return true;
 }
 
 void remove_captures(const std::vector<Target>& targets) {

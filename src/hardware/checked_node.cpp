@@ -44,8 +44,10 @@ std::optional<std::string> match_node(const ConfigModel& config, const VersionPr
       auto hosts = parse_hostlist(kv->value, Span{}, profile);
       if (hosts.ok()) {
         std::vector<std::string> e = hosts.list->expand();
-        if (e.size() == n.size()) h = e;
-        else if (e.size() == 1) h.assign(n.size(), e.front());
+        if (e.size() == n.size())
+          h = e;
+        else if (e.size() == 1)
+          h.assign(n.size(), e.front());
       }
     }
     for (std::size_t i = 0; i < n.size(); ++i) pairs.emplace_back(h[i], n[i]);
@@ -60,10 +62,10 @@ std::optional<std::string> match_node(const ConfigModel& config, const VersionPr
 }
 
 std::string Unit::label() const {
-  const std::string what = !gpu->model.empty()                 ? gpu->model
-                           : gpu->vendor == GpuVendor::amd     ? "AMD GPU"
-                           : gpu->vendor == GpuVendor::intel   ? "Intel GPU"
-                                                               : "NVIDIA GPU";
+  const std::string what = !gpu->model.empty()               ? gpu->model
+                           : gpu->vendor == GpuVendor::amd   ? "AMD GPU"
+                           : gpu->vendor == GpuVendor::intel ? "Intel GPU"
+                                                             : "NVIDIA GPU";
   if (mig) return fmt::format("MIG instance gi{}/ci{} of {} ({})", mig->gi, mig->ci, gpu->device_file, what);
   return fmt::format("{} ({}, {})", gpu->device_file, gpu->bus_id.empty() ? "bus unknown" : gpu->bus_id, what);
 }
@@ -93,7 +95,7 @@ std::string socket_range(const CpuTopology& t, int socket) {
 
 std::string rule_words(const VersionProfile& p) {
   return p.socket_boundary_check() == SocketBoundaryCheck::per_socket ? "whole sockets"
-                                                                       : "exactly one whole socket or all cores";
+                                                                      : "exactly one whole socket or all cores";
 }
 
 }  // namespace greslint::node_check

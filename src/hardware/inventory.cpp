@@ -412,10 +412,31 @@ void read_drm(HardwareInventory& inv) {
 
 }  // namespace
 
+namespace {
+
+/// "MemTotal:       263000000 kB" in /proc/meminfo.
+void read_memory(HardwareInventory& inv) {
+  auto text = read_small_file(under(inv.sysroot, "/proc/meminfo"));
+  if (!text) return;
+  const std::size_t at = text->find("MemTotal:");
+  if (at == std::string::npos) return;
+  const char* p = text->c_str() + at + 9;
+  char* end = nullptr;
+  const unsigned long long kib = std::strtoull(p, &end, 10);
+  if (end == p) {
+    inv.problems.push_back(fmt_problem(under(inv.sysroot, "/proc/meminfo"), "MemTotal is not a number"));
+    return;
+  }
+  inv.memory_mib = kib / 1024;
+}
+
+}  // namespace
+
 HardwareInventory read_inventory(const std::string& sysroot) {
   HardwareInventory inv;
   inv.sysroot = sysroot.empty() ? "/" : sysroot;
   if (auto h = read_small_file(under(inv.sysroot, "/proc/sys/kernel/hostname"))) inv.hostname = trim(*h);
+  read_memory(inv);
   read_cpus(inv);
   read_nvidia(inv);
   read_drm(inv);

@@ -37,7 +37,7 @@ std::string host_name(const HardwareInventory& hw, const Target& t) {
 /// Checks one target into `found` (or prints its --suggest); false (with a message) when
 /// the target cannot be checked, and `fatal` when the rest of the run cannot go on either.
 bool check_target(const Run& run, const NodeCheckOptions& o, Target& t, std::ostream& sink, Reporter& found,
-                  std::ostream& err, bool& fatal) {
+                  std::vector<node_check::Suggestion>& suggestions, std::ostream& err, bool& fatal) {
   const VersionProfile profile(run.version.version);
   const Cluster& cluster = run.cluster;
   HardwareInventory hw = read_inventory(t.sysroot);
@@ -64,7 +64,8 @@ bool check_target(const Run& run, const NodeCheckOptions& o, Target& t, std::ost
   }
   const auto node = std::uint32_t(it - cluster.node_names.begin());
   if (o.suggest) {
-    node_check::suggest(t.node, hw, profile, sink);
+    suggestions.push_back(node_check::make_suggestion(t.node, hw, profile));
+    if (o.report.format != Format::json) node_check::write_suggestion(suggestions.back(), profile, sink);
     return true;
   }
   const NodeClass& cls = cluster.classes[cluster.class_of[node]];
@@ -80,6 +81,22 @@ bool targets_of(const NodeCheckOptions& o, std::vector<Target>& targets, std::os
   if (!o.inventory.empty()) return node_check::inventory_targets(o.inventory, targets, err);
   targets.push_back(Target{o.node, o.sysroot.empty() ? "/" : o.sysroot, ""});
   return true;
+}
+
+/// --inventory: the slurm.conf nodes it holds no capture of are named, not passed over.
+void note_uncaptured(const Cluster& cluster, const std::vector<Target>& targets, const std::string& dir,
+                     std::ostream& err) {
+  std::vector<bool> captured(cluster.node_names.size(), false);
+  for (const Target& t : targets) {
+    auto it = std::find(cluster.node_names.begin(), cluster.node_names.end(), t.node);
+    if (it != cluster.node_names.end()) captured[std::size_t(it - cluster.node_names.begin())] = true;
+  }
+  std::vector<std::string> missing;
+  for (std::size_t n = 0; n < captured.size(); ++n)
+    if (!captured[n]) missing.push_back(cluster.node_names[n]);
+  if (missing.empty()) return;
+  err << fmt::format("greslint: note: {} holds no capture of {} of the {} slurm.conf nodes, which were not checked: {}\n",
+                     dir, missing.size(), captured.size(), fold_hostnames(missing));
 }
 
 void emit(const Run& run, const LintOptions& o, std::vector<Diagnostic> findings, std::ostream& sink) {
@@ -119,15 +136,33 @@ int run_node_check(const NodeCheckOptions& options, std::ostream& out, std::ostr
     sink = &file;
   }
   Reporter found;
-  bool fatal = false;
+  std::vector<node_check::Suggestion> suggestions;
+  const bool inventory = !options.inventory.empty();
+  std::size_t checked = 0;
   for (Target& t : targets) {
     if (!inputs_ok) break;
-    inputs_ok = check_target(*run, options, t, *sink, found, err, fatal) && inputs_ok;
-    if (fatal) break;
+    bool fatal = false;
+    if (check_target(*run, options, t, *sink, found, suggestions, err, fatal)) {
+      ++checked;
+      continue;
+    }
+    // In an inventory, one stray capture (a node slurm.conf lacks, an empty tree) is named
+    // and the others are checked; a single node that cannot be checked ends the run.
+    if (inventory && !fatal) {
+      err << fmt::format("greslint: --inventory: skipping {}\n", t.node);
+      t.node.clear();
+      continue;
+    }
+    inputs_ok = false;
   }
   node_check::remove_captures(targets);
-  if (!inputs_ok) return 2;
-  if (options.suggest) return 0;
+  if (inventory && inputs_ok) note_uncaptured(run->cluster, targets, options.inventory, err);
+  if (!inputs_ok || checked == 0) return 2;
+  if (options.suggest) {
+    if (o.format == Format::json)
+      node_check::write_suggestions_json(suggestions, VersionProfile(run->version.version), *sink);
+    return 0;
+  }
   std::vector<Diagnostic> findings =
       report_stage(std::move(found.diagnostics()), *run, o, *overrides, std::nullopt, RuleScope::hardware);
   const int code = exit_code_for(findings, o.fail_level);

@@ -16,8 +16,8 @@
 
 namespace greslint::node_check {
 
-void check_node(const Cluster& cluster, const VersionProfile& profile, std::uint32_t node,
-                const HardwareInventory& hw, Reporter& out) {
+void check_node(const Cluster& cluster, const VersionProfile& profile, std::uint32_t node, const HardwareInventory& hw,
+                Reporter& out) {
   const ConfigModel& config = *cluster.config;
   // The class is shared with nodes whose lines say the same; findings point at this node's own Gres=.
   NodeClass cls = cluster.classes[cluster.class_of[node]];
@@ -51,8 +51,10 @@ NodeChecker::NodeChecker(const ConfigModel& config, const VersionProfile& profil
 void NodeChecker::run() {
   check_topology();
   check_missing_files();
-  if (detect_vendor_) check_autodetect();
-  else check_explicit();
+  if (detect_vendor_)
+    check_autodetect();
+  else
+    check_explicit();
 }
 
 DiagnosticBuilder NodeChecker::report(const RuleInfo& rule, Span span, std::string message) {
@@ -92,10 +94,12 @@ Span NodeChecker::autodetect_span() const {
 
 Span NodeChecker::node_topology_span(std::uint32_t hs, std::uint32_t hc, std::uint32_t ht, std::uint32_t hcpu) const {
   const Directive& d = *node_line_.d;
-  const std::pair<const char*, bool> keys[] = {
-      {"Sockets", cls_.sockets != hs},        {"SocketsPerBoard", cls_.sockets != hs},
-      {"CoresPerSocket", cls_.cores_per_socket != hc}, {"ThreadsPerCore", cls_.threads_per_core != ht},
-      {"CPUs", cls_.cpus != hcpu},            {"Procs", cls_.cpus != hcpu}};
+  const std::pair<const char*, bool> keys[] = {{"Sockets", cls_.sockets != hs},
+                                               {"SocketsPerBoard", cls_.sockets != hs},
+                                               {"CoresPerSocket", cls_.cores_per_socket != hc},
+                                               {"ThreadsPerCore", cls_.threads_per_core != ht},
+                                               {"CPUs", cls_.cpus != hcpu},
+                                               {"Procs", cls_.cpus != hcpu}};
   for (const auto& [key, differs] : keys)
     if (const KeyValue* kv = d.find(key); kv && differs) return kv->key_span;
   return d.head().value_span;
@@ -129,16 +133,16 @@ void NodeChecker::check_topology() {
   std::string consequence =
       drains ? fmt::format("slurmctld drains it at registration with \"{}\"", fmt::join(reasons, ", "))
              : "Slurm schedules the layout slurm.conf gives, and reads gres.conf Cores= against it";
-  auto b = report(rules::GRS506, node_topology_span(hs, hc, ht, hcpu),
-                  fmt::format("slurm.conf gives {} Sockets={} CoresPerSocket={} ThreadsPerCore={} ({} CPUs) but the "
-                              "node has {}; {}",
-                              node_, cls_.sockets, cls_.cores_per_socket, cls_.threads_per_core, cls_.cpus, line,
-                              consequence))
-               .slurm(fmt::format("Node configuration differs from hardware: CPUs={}:{}(hw) Boards=1:1(hw) "
-                                  "SocketsPerBoard={}:{}(hw) CoresPerSocket={}:{}(hw) ThreadsPerCore={}:{}(hw)",
-                                  cls_.cpus, hcpu, cls_.sockets, hs, cls_.cores_per_socket, hc,
-                                  cls_.threads_per_core, ht))
-               .help(fmt::format("write {} on the NodeName line (what slurmd -C prints)", line));
+  auto b =
+      report(
+          rules::GRS506, node_topology_span(hs, hc, ht, hcpu),
+          fmt::format("slurm.conf gives {} Sockets={} CoresPerSocket={} ThreadsPerCore={} ({} CPUs) but the "
+                      "node has {}; {}",
+                      node_, cls_.sockets, cls_.cores_per_socket, cls_.threads_per_core, cls_.cpus, line, consequence))
+          .slurm(fmt::format("Node configuration differs from hardware: CPUs={}:{}(hw) Boards=1:1(hw) "
+                             "SocketsPerBoard={}:{}(hw) CoresPerSocket={}:{}(hw) ThreadsPerCore={}:{}(hw)",
+                             cls_.cpus, hcpu, cls_.sockets, hs, cls_.cores_per_socket, hc, cls_.threads_per_core, ht))
+          .help(fmt::format("write {} on the NodeName line (what slurmd -C prints)", line));
   if (drains) b.severity(Severity::error).effect(Effect::drain, Daemon::slurmctld);
   if (!topo_.uniform())
     spdlog::warn("{}: sockets or cores differ in size; Slurm's per-socket numbers are averages", node_);
@@ -162,13 +166,15 @@ void NodeChecker::check_missing_files() {
                                   [](const std::string& p) { return p.rfind("/dev/nvidia-caps/", 0) == 0; });
     std::string help =
         caps && !instances.empty()
-            ? fmt::format("the node's MIG instances are MultipleFiles={}: name those (MIG instances were "
-                          "re-created since gres.conf was written)",
-                          fmt::join(instances, " and "))
+            ? fmt::format(
+                  "the node's MIG instances are MultipleFiles={}: name those (MIG instances were "
+                  "re-created since gres.conf was written)",
+                  fmt::join(instances, " and "))
         : iequals(l.name, "gpu") && !present.empty()
-            ? fmt::format("the node has {} GPU device file{} {}: list only those (and fix slurm.conf Gres= to match), "
-                          "or bring the missing GPU back",
-                          present.size(), present.size() == 1 ? "" : "s", fold_paths(present))
+            ? fmt::format(
+                  "the node has {} GPU device file{} {}: list only those (and fix slurm.conf Gres= to match), "
+                  "or bring the missing GPU back",
+                  present.size(), present.size() == 1 ? "" : "s", fold_paths(present))
             : "list only device files that exist on the node";
     report(rules::GRS501, l.files_span,
            fmt::format("{} {} not exist on {}; slurmd waits 20 s for {} and then exits", fold_paths(missing),
@@ -187,7 +193,8 @@ std::vector<const Unit*> NodeChecker::units_of_line(const LineFacts& l) const {
     // A MIG instance is named by its GPU and its GPU-instance capability; AutoDetect adds
     // the compute-instance capability too, but a hand-written line may leave it out.
     const std::size_t needed = u.mig ? 2 : u.files.size();
-    if (std::all_of(u.files.begin(), u.files.begin() + needed, [&](const std::string& f) { return paths.count(f) > 0; }))
+    if (std::all_of(u.files.begin(), u.files.begin() + needed,
+                    [&](const std::string& f) { return paths.count(f) > 0; }))
       out.push_back(&u);
   }
   return out;
@@ -199,9 +206,10 @@ void NodeChecker::check_count(std::uint64_t reported, const std::string& why, st
          fmt::format("{} has {} {} that Slurm can use but slurm.conf configures {}{}", node_, reported,
                      reported == 1 ? "GPU" : "GPUs", configured_.total, why))
       .slurm(fmt::format("gres/gpu count reported lower than configured ({} < {})", reported, configured_.total))
-      .help(!help.empty() ? help
-                          : fmt::format("repair or reseat the missing GPU, or configure Gres={} for {} until it is back",
-                                        gres_spec(reported), node_));
+      .help(!help.empty()
+                ? help
+                : fmt::format("repair or reseat the missing GPU, or configure Gres={} for {} until it is back",
+                              gres_spec(reported), node_));
 }
 
 // Nodes without AutoDetect: what gres.conf says against what is there.
@@ -221,8 +229,10 @@ void NodeChecker::check_explicit() {
   std::map<const Gpu*, std::vector<const Unit*>> loose_mig;
   for (const Unit& u : units_) {
     if (covered.count(&u)) continue;
-    if (u.mig) loose_mig[u.gpu].push_back(&u);
-    else loose.push_back(u.gpu->device_file);
+    if (u.mig)
+      loose_mig[u.gpu].push_back(&u);
+    else
+      loose.push_back(u.gpu->device_file);
   }
   if (!loose.empty()) {
     std::vector<std::string> labels;
@@ -240,8 +250,8 @@ void NodeChecker::check_explicit() {
     for (const Unit* u : list) ids.push_back(fmt::format("gi{}/ci{}", u->mig->gi, u->mig->ci));
     const bool whole = whole_gpu_lines.count(gpu) > 0;
     report(rules::GRS502, gpu_anchor(),
-           fmt::format("{} on {} is in MIG mode with {} instance{} ({}) that gres.conf does not configure{}", gpu->device_file,
-                       node_, list.size(), list.size() == 1 ? "" : "s", fmt::join(ids, ", "),
+           fmt::format("{} on {} is in MIG mode with {} instance{} ({}) that gres.conf does not configure{}",
+                       gpu->device_file, node_, list.size(), list.size() == 1 ? "" : "s", fmt::join(ids, ", "),
                        whole ? "; it gives the whole GPU, which jobs cannot use while MIG is on" : ""))
         .help(fmt::format("give each instance a line: Name=gpu MultipleFiles={}", fmt::join(list.front()->files, ",")));
   }
@@ -252,14 +262,15 @@ void NodeChecker::check_explicit() {
     auto us = units_of_line(*l);
     if (us.empty()) continue;
     if (l->cores) check_line_cores(*l, us, false);
-    if (l->type) check_line_type(*l, us, Severity::note, Effect::advice,
-                                 "Slurm accepts any Type= here, but AutoDetect would not match it");
+    if (l->type)
+      check_line_type(*l, us, Severity::note, Effect::advice,
+                      "Slurm accepts any Type= here, but AutoDetect would not match it");
   }
 }
 
 /// GRS507 for a line naming these units.
 void NodeChecker::check_line_type(const LineFacts& l, const std::vector<const Unit*>& us, Severity sev, Effect eff,
-                     const std::string& consequence) {
+                                  const std::string& consequence) {
   for (const Unit* u : us) {
     if (u->mig || u->gpu->vendor != GpuVendor::nvidia || u->gpu->model.empty()) continue;  // names unknown
     if (icontains(u->type, *l.type)) continue;
@@ -290,7 +301,8 @@ Cores sorted_union(const std::vector<Cores>& lists) {
 std::string cores_fix(const LineFacts& l, const std::vector<const Unit*>& us, const std::vector<Cores>& expected) {
   std::map<Cores, std::vector<std::string>> groups;
   for (std::size_t i = 0; i < us.size(); ++i)
-    groups[expected[i]].push_back(us[i]->mig ? fmt::format("{}", fmt::join(us[i]->files, ",")) : us[i]->gpu->device_file);
+    groups[expected[i]].push_back(us[i]->mig ? fmt::format("{}", fmt::join(us[i]->files, ","))
+                                             : us[i]->gpu->device_file);
   if (groups.size() == 1) return fmt::format("use {}={}", l.cores_key, format_index_list(expected.front()));
   std::vector<std::string> parts;
   for (const auto& [cores, files] : groups)
@@ -314,7 +326,8 @@ void NodeChecker::check_line_cores(const LineFacts& l, const std::vector<const U
     local.push_back(u->local);
   }
   const Cores all_expected = sorted_union(expected), all_local = sorted_union(local);
-  const bool same = std::all_of(expected.begin(), expected.end(), [&](const Cores& e) { return e == expected.front(); });
+  const bool same =
+      std::all_of(expected.begin(), expected.end(), [&](const Cores& e) { return e == expected.front(); });
   if (conf && same && *conf == expected.front()) return;
   // Which GPUs the line gets wrong, and what each should have.
   std::vector<std::string> per_gpu;
@@ -330,15 +343,25 @@ void NodeChecker::check_line_cores(const LineFacts& l, const std::vector<const U
     right += fmt::format(" (Slurm {} needs {} in Cores=; the GPU's own NUMA-local cores are {})",
                          profile_.version().str(), rule_words(profile_), format_index_list(all_local));
   if (check_cpu_ids(l, conf, all_local, all_expected, right)) return;
-  auto b = report(rules::GRS504, l.cores_span,
-                  fmt::format("{}={} is not the NUMA-local cores of {} on {}: {}", l.cores_key, *l.cores,
-                              us.size() == 1 ? "this GPU" : "these GPUs", node_, fmt::join(per_gpu, "; ")))
-               .help(right);
+  // Cores= that are the GPUs' own NUMA-local cores break only the release's socket rule:
+  // saying they are not local would contradict the GPUs' own affinity printed after it.
+  const bool local_but_split = !exact && conf && std::all_of(local.begin(), local.end(), [&](const Cores& c) {
+    return c == *conf;
+  });
+  const std::string what = us.size() == 1 ? "this GPU" : "these GPUs";
+  const std::string headline =
+      local_but_split
+          ? fmt::format("{}={} are the NUMA-local cores of {} on {}, but Slurm {} needs {} in Cores=", l.cores_key,
+                        *l.cores, what, node_, profile_.version().str(), rule_words(profile_))
+          : fmt::format("{}={} is not the NUMA-local cores of {} on {}: {}", l.cores_key, *l.cores, what, node_,
+                        fmt::join(per_gpu, "; "));
+  auto b = report(rules::GRS504, l.cores_span, headline).help(right);
   if (exact) {
     b.severity(Severity::error)
         .effect(Effect::degraded, Daemon::slurmd)
-        .slurm("This GPU specified in [slurm|gres].conf has mismatching Cores or Links from the device found on the "
-               "system. Ignoring it.");
+        .slurm(
+            "This GPU specified in [slurm|gres].conf has mismatching Cores or Links from the device found on the "
+            "system. Ignoring it.");
     return;
   }
   if (!conf) {
@@ -361,8 +384,8 @@ bool NodeChecker::check_cpu_ids(const LineFacts& l, const std::optional<Cores>& 
   const std::optional<Cores> as_ids = parse_core_list(*l.cores, 1u << 20);
   if (!as_ids) return false;
   const Cores as_cores = topo_.cores_of_cpus(*as_ids);
-  const bool cpu_like = as_cores != *as_ids && (as_cores == all_local || as_cores == all_expected) &&
-                        (!conf || *conf != as_cores);
+  const bool cpu_like =
+      as_cores != *as_ids && (as_cores == all_local || as_cores == all_expected) && (!conf || *conf != as_cores);
   if (!cpu_like) return false;
   std::vector<std::uint32_t> hyper;
   for (std::uint32_t id : *as_ids) {

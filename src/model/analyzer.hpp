@@ -9,7 +9,10 @@
 //   startup_checks.cpp  the value checks, select plugin, cgroup.conf, node table
 //   node_lines.cpp  a NodeName line's nodes and topology (Slurm's corrections)
 //   classes.cpp     which gres.conf lines apply to which node; node classes
-//   replay.cpp      slurmd and slurmctld for one node class
+//   replay.cpp      the stages of one node class in order; B (Gres=), F (registration)
+//   replay_records.cpp  stage C: each gres.conf line the class reads
+//   replay_merge.cpp    stages D and E: records checked, merged, loaded by the plugins
+//   gres_flags.cpp  Flags= as _parse_gres_config remembers them
 //   policy.cpp      cluster policy (GRS4xx)
 #pragma once
 
@@ -21,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gres_parse.hpp"
 #include "greslint/model.hpp"
 #include "model/findings.hpp"
 #include "model/limits.hpp"
@@ -42,6 +46,28 @@ struct StartupFate {
     fatal = true;
     reason = o.reason();
   }
+};
+
+class PreviousFlags;
+
+/// What the cluster policy checks (policy.cpp) share: which NodeName lines give GPUs.
+struct GpuPolicyScope {
+  std::vector<bool> line_has_gpu;
+  Span gpu_span;  ///< the first GPU line's Gres=, where findings without a setting point
+  std::optional<std::string> gpu_hosts = {};  ///< every GPU node, folded when first printed
+};
+
+/// What the replay of one node class carries from stage to stage (replay.cpp).
+struct ClassReplay {
+  NodeClass& cls;
+  const NodeLine& node;
+  const std::vector<const GresLine*>& lines;  ///< the gres.conf lines the class reads
+  Verdict load_fatal;  ///< what a fatal of slurmd's gres.conf load is (slurmctld's for CLOUD nodes)
+  std::map<std::string, GresCount> conf = {};  ///< slurm.conf Gres= per GRES name (stage B)
+  std::vector<GresRecord> records = {};        ///< in slurmd's record order (stage C)
+  std::optional<std::string> node_autodetect = {};  ///< a NodeName= line's AutoDetect=
+  bool autodetect_active = false;
+  std::map<std::string, std::vector<GresRecord>> merged = {};  ///< per name, after stage D
 };
 
 /// The NodeName=DEFAULT values so far, by lower-cased key.
@@ -79,6 +105,7 @@ class Analyzer {
   void check_accounting_tres();
   void check_cgroup_conf();
   rules::NodeTableView node_table_view() const;
+  void check_priority_init();
   void check_node_table();
   void check_select_node_init();
   // ----- node_lines.cpp ------------------------------------------------------------
@@ -101,9 +128,31 @@ class Analyzer {
   bool same_lines(std::uint32_t a, std::uint32_t b) const {
     return node_line_of_[a] == node_line_of_[b] && node_gres_lines_.list_id(a) == node_gres_lines_.list_id(b);
   }
-  // ----- replay.cpp ----------------------------------------------------------------
+  // ----- replay.cpp: the stages in order, B and F -------------------------------------
   void evaluate(NodeClass& cls, const NodeLine& node, const std::vector<const GresLine*>& lines,
                 const std::string& rep);
+  void check_node_gres(ClassReplay& rp);
+  void register_node(ClassReplay& rp, const std::string& rep);
+  void list_effective_gres(ClassReplay& rp);
+  // ----- replay_records.cpp: stage C, each gres.conf line the class reads ------------
+  enum class LineRead : std::uint8_t { record, skip, stop };  ///< stop: slurmd (or slurmctld) exits
+  /// False when the load ends in a fatal (the class's verdict says which).
+  bool read_records(ClassReplay& rp);
+  LineRead read_line(ClassReplay& rp, const GresLine& line, PreviousFlags& previous, GresRecord& r);
+  bool read_cores(ClassReplay& rp, const GresLineKeys& keys, GresRecord& r);
+  bool read_files(ClassReplay& rp, const GresLineKeys& keys, GresRecord& r);
+  bool check_flags(ClassReplay& rp, GresRecord& r, PreviousFlags& previous);
+  void read_links(ClassReplay& rp, GresRecord& r);
+  bool read_count(ClassReplay& rp, const GresLineKeys& keys, GresRecord& r);
+  bool known_autodetect(std::string_view value) const;
+  DiagnosticBuilder report_load(const ClassReplay& rp, const RuleInfo& rule, Span span, std::string message);
+  // ----- replay_merge.cpp: stages D and E --------------------------------------------
+  bool check_node_records(ClassReplay& rp);
+  bool check_names(ClassReplay& rp);
+  bool check_record_mix(ClassReplay& rp, const std::string& name, const std::vector<GresRecord>& recs);
+  void check_beyond_slurm_conf(ClassReplay& rp, const std::string& name, const std::vector<GresRecord>& recs);
+  void merge_with_slurm_conf(ClassReplay& rp);
+  bool load_plugins(ClassReplay& rp);
   /// A CLOUD node's gres.conf load that stops slurmctld stops it for every node.
   void stop_at_first_cloud_load_fatal();
   /// Stage E for mps or shard: the plugin lays `name` onto the GPUs' device files
@@ -115,6 +164,14 @@ class Analyzer {
   // ----- policy.cpp ----------------------------------------------------------------
   /// GRS4xx: accounting, isolation and scheduling of the GPU pool.
   void check_policy();
+  const std::string& policy_gpu_hosts(GpuPolicyScope& g) const;
+  void check_gpu_scheduling(GpuPolicyScope& g);
+  /// GRS401-403, GRS405: whether GPU use is accounted so that gres/gpu limits apply.
+  bool check_gpu_accounting(GpuPolicyScope& g);
+  /// GRS406: whether jobs are confined to their GPUs.
+  bool check_gpu_isolation(GpuPolicyScope& g);
+  void check_gpu_partitions(GpuPolicyScope& g);
+  void check_autodetect_library(GpuPolicyScope& g);
 
   DiagnosticBuilder report_for(const RuleInfo& rule, Span span, std::string message) {
     return findings_.report(rule, span, std::move(message));

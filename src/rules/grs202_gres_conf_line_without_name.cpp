@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS202 gres-conf-line-without-name: a gres.conf NodeName= line without Name= is ignored.
-// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS202.md.
+// Checked in src/model/replay_records.cpp (stage C) until it moves to a stage list; docs/rules/GRS202.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

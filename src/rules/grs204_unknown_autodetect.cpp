@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS204 unknown-autodetect: an AutoDetect value this Slurm release does not know is ignored.
-// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS204.md.
+// Checked in src/model/replay_records.cpp (stage C) until it moves to a stage list; docs/rules/GRS204.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS208 cores-out-of-range: Cores=/CPUs= names core indexes the node does not have: the GPU loses its core binding.
-// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS208.md.
+// Checked in src/model/replay_records.cpp (stage C) until it moves to a stage list; docs/rules/GRS208.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

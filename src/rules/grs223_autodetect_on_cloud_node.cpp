@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS223 autodetect-on-cloud-node: AutoDetect on CLOUD nodes: slurmctld 22.05 exits, later releases reject the GRES.
-// Checked in src/model/replay.cpp until it moves to a stage list; docs/rules/GRS223.md.
+// Checked in src/model/replay_merge.cpp (stages D, E) until it moves to a stage list; docs/rules/GRS223.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

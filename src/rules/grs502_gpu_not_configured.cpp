@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS502 gpu-not-configured: a GPU the node has is not configured: no job can use it.
-// Reported by greslint node-check (src/hardware/node_check.cpp); docs/rules/GRS502.md.
+// Reported by greslint node-check (src/hardware/node_checker.cpp, autodetect_check.cpp); docs/rules/GRS502.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GRS505 cpu-ids-as-core-ids: Cores= lists CPU (hyperthread) ids where Slurm reads logical core indexes.
-// Reported by greslint node-check (src/hardware/node_check.cpp); docs/rules/GRS505.md.
+// Reported by greslint node-check (src/hardware/node_checker.cpp, autodetect_check.cpp); docs/rules/GRS505.md.
 #include "rules.hpp"
 
 namespace greslint::rules {

@@ -63,6 +63,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS129", &GRS129},
     {"GRS130", &GRS130},
     {"GRS131", &GRS131},
+    {"GRS132", &GRS132},
     {"GRS160", &GRS160},
     {"GRS161", &GRS161},
     {"GRS201", &GRS201},
@@ -175,6 +176,12 @@ constexpr Check<SlurmConfView> kAccountingTres[] = {
     {&GRS404, check_grs404, "controller.c:_init_tres"},
 };
 
+// controller.c: priority_g_init loads the priority plugin, after ctld_assoc_mgr_init and
+// before read_slurm_conf from 23.02 (22.05: after read_slurm_conf; Analyzer::run places it).
+constexpr Check<SlurmConfView> kPriorityInit[] = {
+    {&GRS132, check_grs132_priority_weight_tres, "priority_multifactor.c:_internal_setup"},
+};
+
 // select.c:select_g_init, before gres_init (so before kGresTypes).
 constexpr Check<SelectPluginView> kSelectPlugin[] = {
     {&GRS125, check_grs125_select_plugin, "select.c:select_g_init"},
@@ -259,10 +266,11 @@ constexpr Check<RegistrationView> kRegistrationTopology[] = {
 constexpr const RuleInfo* kReader[] = {&GRS001, &GRS002, &GRS003, &GRS004, &GRS005, &GRS006, &GRS007, &GRS008};
 /// The suppression pass reports these over every other finding (suppress.cpp).
 constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
-/// node-check compares the model's per-node records with the hardware (hardware/node_check.cpp).
+/// node-check compares the model's per-node lines with the hardware (hardware/node_checker.cpp,
+/// autodetect_check.cpp).
 constexpr const RuleInfo* kHardware[] = {&GRS501, &GRS502, &GRS503, &GRS504, &GRS505, &GRS506, &GRS507, &GRS508};
-/// Still checked in the replay's own code (src/model/replay.cpp, policy.cpp, classes.cpp,
-/// inputs.cpp) while they move to stage lists one by one.
+/// Still checked in the replay's own code (src/model/replay_records.cpp, replay_merge.cpp, replay.cpp,
+/// policy.cpp, classes.cpp, inputs.cpp) while they move to stage lists one by one.
 constexpr const RuleInfo* kInReplay[] = {&GRS116, &GRS201, &GRS202, &GRS203, &GRS204, &GRS205, &GRS206, &GRS207, &GRS208, &GRS209, &GRS210, &GRS211, &GRS212, &GRS214, &GRS215, &GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS221, &GRS223, &GRS302, &GRS310, &GRS313, &GRS314, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
 
 template <class View>
@@ -279,6 +287,7 @@ void place(std::vector<Placement>& out, std::string_view step, const RuleInfo* c
 const Stage<SlurmConfView> kSlurmConfValuesStage{"slurm.conf values", kSlurmConfValues};
 const Stage<SelectPluginView> kSelectPluginStage{"SelectType plugin", kSelectPlugin};
 const Stage<SlurmConfView> kAccountingTresStage{"AccountingStorageTRES", kAccountingTres};
+const Stage<SlurmConfView> kPriorityInitStage{"priority plugin init", kPriorityInit};
 const Stage<CgroupConfView> kCgroupConfStage{"cgroup.conf", kCgroupConf};
 const Stage<NodeTableView> kNodeTableStage{"node table and partitions", kNodeTable};
 const Stage<NodeTableView> kSelectNodeInitStage{"select plugin node init", kSelectNodeInit};
@@ -298,6 +307,7 @@ std::vector<Placement> placements() {
   place(out, "slurm.conf start-up", kSelectPluginStage);
   place(out, "slurm.conf start-up", kGresTypesStage);
   place(out, "slurm.conf start-up", kAccountingTresStage);
+  place(out, "slurm.conf start-up", kPriorityInitStage);
   place(out, "slurm.conf start-up", kCgroupConfStage);
   place(out, "slurm.conf start-up", kNodeNameLineStage);
   place(out, "slurm.conf start-up", kNodeAddressStage);

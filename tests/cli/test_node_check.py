@@ -104,5 +104,71 @@ class NodeCheckReport(unittest.TestCase):
         self.assertNotIn("GRS010", rules)
 
 
+class Suggest(unittest.TestCase):
+    """--suggest honours --format json and gives RealMemory from /proc/meminfo."""
+
+    def test_json_with_real_memory(self):
+        case = os.path.join(HARDWARE, "cases", "workstation-4gpu", "correct")
+        tree = os.path.join(HARDWARE, "trees", "workstation-4gpu")
+        p = subprocess.run([GRESLINT, "node-check", case, "--sysroot", tree, "--slurm-version", "24.11", "--suggest",
+                            "--format", "json"], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        report = json.loads(p.stdout)
+        self.assertEqual(report["schema"], "greslint-suggest/1")
+        (node,) = report["nodes"]
+        self.assertEqual(node["node"], "ws01")
+        self.assertIn(" RealMemory=256835 ", node["slurm_conf"])  # MemTotal 263000000 kB
+        self.assertTrue(node["gres_conf"][0].startswith("NodeName=ws01 Name=gpu Type=a6000 File=/dev/nvidia[0-3]"))
+        text = subprocess.run([GRESLINT, "node-check", case, "--sysroot", tree, "--slurm-version", "24.11",
+                               "--suggest"], capture_output=True, text=True).stdout
+        self.assertIn(node["slurm_conf"] + "\n", text)
+
+
+class Inventory(unittest.TestCase):
+    """--inventory: a stray capture is skipped with a message, not the end of the run, and
+    slurm.conf nodes without a capture are named."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="greslint-inventory-")
+        self.inv = os.path.join(self.dir, "inventory")
+        os.mkdir(self.inv)
+        for name in ("slurm.conf", "gres.conf", "cgroup.conf"):
+            shutil.copy(os.path.join(HARDWARE, "inventory", name), self.dir)
+        shutil.copytree(TREE, os.path.join(self.inv, "hgx01"))
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def run_inventory(self):
+        env = dict(os.environ, NO_COLOR="1")
+        env.pop("SLURM_CONF", None)
+        return subprocess.run([GRESLINT, "node-check", self.dir, "--slurm-version", "24.11", "--inventory", self.inv,
+                               "--format", "json"], capture_output=True, text=True, env=env)
+
+    def test_stray_entries_do_not_abort(self):
+        shutil.copytree(TREE, os.path.join(self.inv, "gpu99"))  # no such NodeName
+        os.mkdir(os.path.join(self.inv, "empty01"))               # nothing captured
+        with open(os.path.join(self.inv, "broken.tar.gz"), "w") as f:
+            f.write("not a tarball")
+        p = self.run_inventory()
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("gpu99 is not a NodeName", p.stderr)
+        self.assertIn("skipping gpu99", p.stderr)
+        self.assertIn("skipping broken.tar.gz", p.stderr)
+        self.assertIn("skipping empty01", p.stderr)
+        nodes = {d.get("nodes") for d in json.loads(p.stdout)["diagnostics"]}
+        self.assertEqual(nodes, {"hgx01"})
+
+    def test_nodes_without_a_capture_are_named(self):
+        p = self.run_inventory()
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("holds no capture of 1 of the 2 slurm.conf nodes, which were not checked: ws01", p.stderr)
+
+    def test_nothing_readable_is_exit_2(self):
+        shutil.rmtree(os.path.join(self.inv, "hgx01"))
+        os.mkdir(os.path.join(self.inv, "empty01"))
+        self.assertEqual(self.run_inventory().returncode, 2)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -136,6 +136,7 @@ def hgx(out, name, missing_bus=None):
 
 def workstation(out):
     t = Tree(os.path.join(out, "workstation-4gpu"), "ws01")
+    t.write("proc/meminfo", "MemTotal:       263000000 kB\nMemFree:        250000000 kB\n")
     # 1 socket x 8 cores x 2 threads with sibling threads numbered next to each other.
     cpus = []
     for core in range(8):

@@ -17,7 +17,7 @@ if file "$work/root/usr/bin/greslint" | grep -q "statically linked"; then
 else
   grep -q "Depends:.*libfmt" <<<"$info" || { echo "$info"; echo "FAIL: no shared-library dependencies"; exit 1; }
 fi
-for f in usr/bin/greslint usr/bin/greslint-pre-commit usr/share/man/man1/greslint.1 usr/share/doc/greslint/rules/GRS301.md \
+for f in usr/bin/greslint usr/bin/greslint-pre-commit usr/bin/greslint-collect-gpu-inventory usr/share/man/man1/greslint.1 usr/share/doc/greslint/rules/GRS301.md \
          usr/share/bash-completion/completions/greslint usr/share/zsh/site-functions/_greslint; do
   [ -e "$work/root/$f" ] || { echo "FAIL: $f is not in the package"; exit 1; }
 done

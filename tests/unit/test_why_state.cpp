@@ -104,3 +104,16 @@ TEST_CASE("scontrol show config: the main block, BOOT_TIME, and a 2>&1 capture's
   CHECK_FALSE(c.find("AllowedRAMSpace"));
   CHECK(detect_state_kind(text) == StateKind::config);
 }
+
+TEST_CASE("node JSON with odd types does not throw") {
+  const char* text = R"J({"nodes": [{"name": "n1", "state": ["IDLE", "NOT_RESPONDING", 7],
+    "cpus": {"set": "yes", "number": 8}, "sockets": {"number": "2"}, "reason": 5, "gres": null}, 3, "x"]})J";
+  std::vector<ControllerNode> nodes;
+  std::string error;
+  REQUIRE(parse_node_json(text, nodes, error));
+  REQUIRE(nodes.size() == 1);
+  CHECK(nodes[0].state_text() == "IDLE*");
+  CHECK(nodes[0].cpus == 8u);
+  CHECK_FALSE(nodes[0].sockets);
+  CHECK(nodes[0].reason.empty());
+}
