@@ -29,7 +29,9 @@ Cluster Analyzer::run() {
   check_select_plugin();      // select_g_init
   check_grestypes();          // gres_init
   const bool tres_after_nodes = profile_.version() >= kSlurm2511;
+  const bool priority_after_nodes = profile_.version() < kSlurm2302;
   if (!tres_after_nodes) check_accounting_tres();
+  if (!priority_after_nodes) check_priority_init();  // priority_g_init
   read_cgroup_conf();         // read_slurm_conf starts with cgroup.conf
   check_cgroup_conf();
   build_nodes();
@@ -37,6 +39,7 @@ Cluster Analyzer::run() {
   check_partitions();
   check_select_node_init();
   if (tres_after_nodes) check_accounting_tres();
+  if (priority_after_nodes) check_priority_init();
   if (!grestypes_.empty()) read_gres_conf();
   // Per node class: slurmd reads gres.conf and registers, slurmctld validates.
   match_gres_lines();

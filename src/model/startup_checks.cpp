@@ -49,6 +49,11 @@ void Analyzer::check_accounting_tres() {
   for (const auto& check : rules::kAccountingTresStage) ctld_.apply(check.run(view, findings_));
 }
 
+void Analyzer::check_priority_init() {
+  const rules::SlurmConfView view{profile_, settings_, slurm_, first_line(slurm_)};
+  for (const auto& check : rules::kPriorityInitStage) ctld_.apply(check.run(view, findings_));
+}
+
 // read_slurm_conf reads cgroup.conf before anything else it builds.
 void Analyzer::check_cgroup_conf() {
   if (!cgroup_.exists || cgroup_.failed) return;

@@ -63,6 +63,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS129", &GRS129},
     {"GRS130", &GRS130},
     {"GRS131", &GRS131},
+    {"GRS132", &GRS132},
     {"GRS160", &GRS160},
     {"GRS161", &GRS161},
     {"GRS201", &GRS201},
@@ -175,6 +176,12 @@ constexpr Check<SlurmConfView> kAccountingTres[] = {
     {&GRS404, check_grs404, "controller.c:_init_tres"},
 };
 
+// controller.c: priority_g_init loads the priority plugin, after ctld_assoc_mgr_init and
+// before read_slurm_conf from 23.02 (22.05: after read_slurm_conf; Analyzer::run places it).
+constexpr Check<SlurmConfView> kPriorityInit[] = {
+    {&GRS132, check_grs132_priority_weight_tres, "priority_multifactor.c:_internal_setup"},
+};
+
 // select.c:select_g_init, before gres_init (so before kGresTypes).
 constexpr Check<SelectPluginView> kSelectPlugin[] = {
     {&GRS125, check_grs125_select_plugin, "select.c:select_g_init"},
@@ -280,6 +287,7 @@ void place(std::vector<Placement>& out, std::string_view step, const RuleInfo* c
 const Stage<SlurmConfView> kSlurmConfValuesStage{"slurm.conf values", kSlurmConfValues};
 const Stage<SelectPluginView> kSelectPluginStage{"SelectType plugin", kSelectPlugin};
 const Stage<SlurmConfView> kAccountingTresStage{"AccountingStorageTRES", kAccountingTres};
+const Stage<SlurmConfView> kPriorityInitStage{"priority plugin init", kPriorityInit};
 const Stage<CgroupConfView> kCgroupConfStage{"cgroup.conf", kCgroupConf};
 const Stage<NodeTableView> kNodeTableStage{"node table and partitions", kNodeTable};
 const Stage<NodeTableView> kSelectNodeInitStage{"select plugin node init", kSelectNodeInit};
@@ -299,6 +307,7 @@ std::vector<Placement> placements() {
   place(out, "slurm.conf start-up", kSelectPluginStage);
   place(out, "slurm.conf start-up", kGresTypesStage);
   place(out, "slurm.conf start-up", kAccountingTresStage);
+  place(out, "slurm.conf start-up", kPriorityInitStage);
   place(out, "slurm.conf start-up", kCgroupConfStage);
   place(out, "slurm.conf start-up", kNodeNameLineStage);
   place(out, "slurm.conf start-up", kNodeAddressStage);

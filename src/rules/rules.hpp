@@ -110,6 +110,8 @@ extern const RuleInfo GRS130;  // cpus-not-cores-or-threads
 Outcome check_grs130_cpus_not_cores_or_threads(const NodeTableView&, Findings&);
 extern const RuleInfo GRS131;  // duplicate-partition
 Outcome check_grs131_duplicate_partition(const NodeTableView&, Findings&);
+extern const RuleInfo GRS132;  // invalid-priority-weight-tres
+Outcome check_grs132_priority_weight_tres(const SlurmConfView&, Findings&);
 // cgroup.conf (GRS16x).
 extern const RuleInfo GRS160;  // cgroup-removed-option
 Outcome check_grs160_cgroup_release_agent_dir(const CgroupConfView&, Findings&);

@@ -37,6 +37,7 @@ extern const Stage<SlurmConfView> kSlurmConfValuesStage;
 extern const Stage<SelectPluginView> kSelectPluginStage;
 extern const Stage<GresTypesView> kGresTypesStage;
 extern const Stage<SlurmConfView> kAccountingTresStage;
+extern const Stage<SlurmConfView> kPriorityInitStage;
 extern const Stage<CgroupConfView> kCgroupConfStage;
 extern const Stage<NodeNameLineView> kNodeNameLineStage;
 extern const Stage<NodeAddressView> kNodeAddressStage;

@@ -134,6 +134,11 @@ suspendexcparts suspendexcstates slurmctldprimaryonprog
 slurmctldprimaryoffprog unkillablestepprogram mailprog resvepilog
 resvprolog
 """.split())
+# Priority plugins that need nothing outside the sandbox (multifactor runs
+# without slurmdbd, with its fair-share factors off): a PriorityType naming one
+# is kept, so that what the plugin checks at start-up (PriorityWeightTRES) is
+# Slurm's own verdict. Any other PriorityType is replaced like a site key.
+SANDBOX_PRIORITY_PLUGINS = {"priority/basic", "priority/multifactor"}
 # Site keys that only newer releases know (first release that has them):
 # replaced only there, so that an older Slurm still rejects them itself.
 SITE_KEYS_SINCE = {
@@ -546,6 +551,9 @@ class Sandbox:
                 self.replace_logical(phys, first, last, "%s=%s" % (
                     logical.split("=", 1)[0].strip(), ",".join(items)))
                 self.seen_merge.add(key)
+            elif key == "prioritytype" and toks and \
+                    toks[0][1].lower() in SANDBOX_PRIORITY_PLUGINS:
+                continue            # runs in the sandbox as written
             elif self.replaces(key):
                 self.replace_logical(phys, first, last,
                                      "# [slurm_live] replaced: " +
