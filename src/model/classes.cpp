@@ -165,13 +165,6 @@ void Analyzer::match_gres_lines() {
 
 namespace greslint {
 
-void NodeGresLines::append(std::uint32_t node, std::uint32_t line,
-                           std::unordered_map<std::uint64_t, std::uint32_t>& longer) {
-  auto [list, fresh] = longer.emplace((std::uint64_t(list_of_[node]) << 32) | line, std::uint32_t(lists_.size()));
-  if (fresh) lists_.emplace_back(list_of_[node], line);
-  list_of_[node] = list->second;
-}
-
 std::vector<std::uint32_t> NodeGresLines::lines_of(std::uint32_t node) const {
   std::vector<std::uint32_t> lines;
   for (std::uint32_t list = list_of_[node]; list != 0; list = lists_[list].first) lines.push_back(lists_[list].second);
