@@ -25,6 +25,7 @@ namespace model {
 Cluster Analyzer::run() {
   // slurmctld start-up (and what slurmd reads of slurm.conf).
   read_slurm_conf();
+  check_slurm_conf_records();  // read_config.c's record handlers, while parsing
   check_slurm_conf_values();  // read_config.c, on whatever parsed
   check_select_plugin();      // select_g_init
   check_grestypes();          // gres_init

@@ -100,6 +100,7 @@ class Analyzer {
   /// The nodes of a NodeSet=... Feature= set: every node whose Features list names it.
   std::vector<std::uint32_t> nodes_with_feature(std::string_view feature) const;
   // ----- startup_checks.cpp -------------------------------------------------------
+  void check_slurm_conf_records();
   void check_slurm_conf_values();
   void check_select_plugin();
   void check_accounting_tres();

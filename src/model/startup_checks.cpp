@@ -21,6 +21,12 @@ Span first_line(const ConfigFile& slurm) {
 
 }  // namespace
 
+// A record the handlers reject fails the parse like a syntax error (the generic fatal).
+void Analyzer::check_slurm_conf_records() {
+  const rules::SlurmConfView view{profile_, settings_, slurm_, first_line(slurm_)};
+  for (const auto& check : rules::kSlurmConfRecordsStage) ctld_.apply(check.run(view, findings_));
+}
+
 // read_config.c:_validate_and_set_defaults runs on whatever parsed, even after parse errors,
 // and returns at its first failure. A check's own fatal() therefore comes before the
 // generic fatal that a parse error would give.

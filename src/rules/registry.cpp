@@ -64,6 +64,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS130", &GRS130},
     {"GRS131", &GRS131},
     {"GRS132", &GRS132},
+    {"GRS133", &GRS133},
     {"GRS160", &GRS160},
     {"GRS161", &GRS161},
     {"GRS201", &GRS201},
@@ -127,6 +128,12 @@ constexpr bool sorted_and_unique(const RuleEntry* first, const RuleEntry* last) 
 static_assert(sorted_and_unique(std::begin(kRules), std::end(kRules)), "kRules must be sorted by id, each id once");
 
 // ----- Start-up: slurm.conf, as slurmctld reads it (slurmd reads the same) ------------------
+
+// read_config.c's record handlers, while s_p_parse_file reads slurm.conf: a record they
+// reject makes the parse fail (the generic fatal), and _validate_and_set_defaults still runs.
+constexpr Check<SlurmConfView> kSlurmConfRecords[] = {
+    {&GRS133, check_grs133_partition_values, "read_config.c:_parse_partitionname"},
+};
 
 // read_config.c:_validate_and_set_defaults, once slurm.conf is parsed: in Slurm's order, which
 // interleaves the rules (a rule appears once per key it checks). It returns at its first
@@ -286,6 +293,7 @@ void place(std::vector<Placement>& out, std::string_view step, const RuleInfo* c
 
 const Stage<SlurmConfView> kSlurmConfValuesStage{"slurm.conf values", kSlurmConfValues};
 const Stage<SelectPluginView> kSelectPluginStage{"SelectType plugin", kSelectPlugin};
+const Stage<SlurmConfView> kSlurmConfRecordsStage{"slurm.conf records", kSlurmConfRecords};
 const Stage<SlurmConfView> kAccountingTresStage{"AccountingStorageTRES", kAccountingTres};
 const Stage<SlurmConfView> kPriorityInitStage{"priority plugin init", kPriorityInit};
 const Stage<CgroupConfView> kCgroupConfStage{"cgroup.conf", kCgroupConf};
@@ -306,6 +314,7 @@ std::vector<Placement> placements() {
   place(out, "slurm.conf start-up", kSlurmConfValuesStage);
   place(out, "slurm.conf start-up", kSelectPluginStage);
   place(out, "slurm.conf start-up", kGresTypesStage);
+  place(out, "slurm.conf start-up", kSlurmConfRecordsStage);
   place(out, "slurm.conf start-up", kAccountingTresStage);
   place(out, "slurm.conf start-up", kPriorityInitStage);
   place(out, "slurm.conf start-up", kCgroupConfStage);

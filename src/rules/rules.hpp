@@ -112,6 +112,8 @@ extern const RuleInfo GRS131;  // duplicate-partition
 Outcome check_grs131_duplicate_partition(const NodeTableView&, Findings&);
 extern const RuleInfo GRS132;  // invalid-priority-weight-tres
 Outcome check_grs132_priority_weight_tres(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS133;  // partition-bad-value
+Outcome check_grs133_partition_values(const SlurmConfView&, Findings&);
 // cgroup.conf (GRS16x).
 extern const RuleInfo GRS160;  // cgroup-removed-option
 Outcome check_grs160_cgroup_release_agent_dir(const CgroupConfView&, Findings&);

@@ -36,6 +36,7 @@ class Stage {
 extern const Stage<SlurmConfView> kSlurmConfValuesStage;
 extern const Stage<SelectPluginView> kSelectPluginStage;
 extern const Stage<GresTypesView> kGresTypesStage;
+extern const Stage<SlurmConfView> kSlurmConfRecordsStage;
 extern const Stage<SlurmConfView> kAccountingTresStage;
 extern const Stage<SlurmConfView> kPriorityInitStage;
 extern const Stage<CgroupConfView> kCgroupConfStage;
