@@ -172,6 +172,7 @@ class Analyzer {
   /// GRS406: whether jobs are confined to their GPUs.
   bool check_gpu_isolation(GpuPolicyScope& g);
   void check_gpu_partitions(GpuPolicyScope& g);
+  void check_stranded_gpus(const GpuPolicyScope& g, const std::vector<bool>& offered);
   void check_autodetect_library(GpuPolicyScope& g);
 
   DiagnosticBuilder report_for(const RuleInfo& rule, Span span, std::string message) {

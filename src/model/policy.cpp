@@ -178,7 +178,6 @@ bool Analyzer::check_gpu_isolation(GpuPolicyScope& g) {
 }
 
 void Analyzer::check_gpu_partitions(GpuPolicyScope& g) {
-  const Span gpu_span = g.gpu_span;
   const std::vector<bool>& line_has_gpu = g.line_has_gpu;
   // Partitions: GPU nodes no partition offers, and GPU partitions without GPUs.
   // Performance: node_index_ (see NodeIndex), not a second std::unordered_map of every name.
@@ -247,22 +246,21 @@ void Analyzer::check_gpu_partitions(GpuPolicyScope& g) {
                               d.head().value))
           .help("add GPU nodes to Nodes=, or give its nodes Gres=gpu:...");
   }
-  if (any_partition && !opaque) {
-    std::vector<std::string> stranded;
-    for (std::uint32_t n = 0; n < cluster_.node_names.size(); ++n)
-      if (!offered[n] && line_has_gpu[node_line_of_[n]]) stranded.push_back(cluster_.node_names[n]);
-    Span where = gpu_span;
-    if (!stranded.empty()) {
-      auto first = std::find(cluster_.node_names.begin(), cluster_.node_names.end(), stranded.front());
-      where = node_lines_[node_line_of_[std::size_t(first - cluster_.node_names.begin())]].gres_span;
-    }
-    if (!stranded.empty())
-      out_.report(
-              rules::GRS408, where,
+  if (any_partition && !opaque) check_stranded_gpus(g, offered);
+}
+
+// GRS408: GPU nodes no partition offers.
+void Analyzer::check_stranded_gpus(const GpuPolicyScope& g, const std::vector<bool>& offered) {
+  std::vector<std::string> stranded;
+  for (std::uint32_t n = 0; n < cluster_.node_names.size(); ++n)
+    if (!offered[n] && g.line_has_gpu[node_line_of_[n]]) stranded.push_back(cluster_.node_names[n]);
+  if (stranded.empty()) return;
+  auto first = std::find(cluster_.node_names.begin(), cluster_.node_names.end(), stranded.front());
+  const Span where = node_lines_[node_line_of_[std::size_t(first - cluster_.node_names.begin())]].gres_span;
+  out_.report(rules::GRS408, where,
               fmt::format("GPU nodes {} are in no partition, so no job can use their GPUs", fold_hostnames(stranded)))
-          .nodes(fold_hostnames(stranded))
-          .help("add them to a partition's Nodes=");
-  }
+      .nodes(fold_hostnames(stranded))
+      .help("add them to a partition's Nodes=");
 }
 
 void Analyzer::check_autodetect_library(GpuPolicyScope& g) {
