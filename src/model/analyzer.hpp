@@ -146,6 +146,7 @@ class Analyzer {
   void read_links(ClassReplay& rp, GresRecord& r);
   bool read_count(ClassReplay& rp, const GresLineKeys& keys, GresRecord& r);
   bool known_autodetect(std::string_view value) const;
+  std::string known_autodetect_values_help() const;
   DiagnosticBuilder report_load(const ClassReplay& rp, const RuleInfo& rule, Span span, std::string message);
   // ----- replay_merge.cpp: stages D and E --------------------------------------------
   bool check_node_records(ClassReplay& rp);

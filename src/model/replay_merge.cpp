@@ -15,15 +15,27 @@
 namespace greslint::model {
 
 bool Analyzer::check_node_records(ClassReplay& rp) {
-  if (rp.node.cloud && rp.autodetect_active && profile_.cloud_autodetect_fatal()) {
-    std::string slurm = fmt::format("Cannot use AutoDetect on cloud node \"{}\"", kNode);
+  if (rp.node.cloud && rp.autodetect_active) {
+    if (profile_.cloud_autodetect_fatal()) {
+      std::string slurm = fmt::format("Cannot use AutoDetect on cloud node \"{}\"", kNode);
+      report_load(rp, rules::GRS223, rp.node.names_span,
+                  fmt::format("AutoDetect applies to CLOUD nodes {}; slurmctld {} refuses that", kNodes,
+                              profile_.version().str()))
+          .slurm(slurm)
+          .help("set AutoDetect=off for cloud nodes and list their devices with File=");
+      fatal(rp.cls, Verdict::slurmctld_fatal, slurm);
+      return false;
+    }
+    // 23.11+ logs the error for each cloud node and goes on: the node registers with the
+    // GRES its slurmd loads, so the error is all an admin sees of it.
     report_load(rp, rules::GRS223, rp.node.names_span,
-                fmt::format("AutoDetect applies to CLOUD nodes {}; slurmctld {} refuses that", kNodes,
-                            profile_.version().str()))
-        .slurm(slurm)
+                fmt::format("AutoDetect applies to CLOUD nodes {}; slurmctld {} cannot detect GPUs there and logs "
+                            "an error for each of them",
+                            kNodes, profile_.version().str()))
+        .slurm(fmt::format("Cannot use AutoDetect on cloud/dynamic node \"{}\"", kNode))
+        .effect(Effect::degraded, Daemon::slurmctld)
         .help("set AutoDetect=off for cloud nodes and list their devices with File=");
-    fatal(rp.cls, Verdict::slurmctld_fatal, slurm);
-    return false;
+    degrade(rp.cls);
   }
   // D1: typed and untyped counts mixed in slurm.conf (slurmd only).
   for (const std::string& name : grestypes_) {

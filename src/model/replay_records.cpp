@@ -22,6 +22,14 @@ bool Analyzer::known_autodetect(std::string_view value) const {
   return false;
 }
 
+std::string Analyzer::known_autodetect_values_help() const {
+  std::vector<std::string_view> values = profile_.autodetect_values();
+  std::string last(values.back());
+  values.pop_back();
+  return fmt::format("use {} or {} (the values Slurm {} knows)", fmt::join(values, ", "), last,
+                     profile_.version().str());
+}
+
 DiagnosticBuilder Analyzer::report_load(const ClassReplay& rp, const RuleInfo& rule, Span span, std::string message) {
   DiagnosticBuilder b = report_for(rule, span, std::move(message));
   // slurmctld runs this whole load itself at start-up for CLOUD nodes (_gres_reconfig), so
@@ -36,7 +44,7 @@ bool Analyzer::read_records(ClassReplay& rp) {
                 fmt::format("AutoDetect={} is not a value Slurm {} knows; it is ignored", global_autodetect_,
                             profile_.version().str()))
         .slurm(fmt::format("unknown autodetect flag '{}'", global_autodetect_))
-        .help("use nvml, rsmi, oneapi or off");
+        .help(known_autodetect_values_help());
     degrade(rp.cls);
   }
   std::vector<const GresLine*> by_file = rp.lines;
@@ -101,7 +109,7 @@ Analyzer::LineRead Analyzer::read_line(ClassReplay& rp, const GresLine& gres_lin
                   fmt::format("AutoDetect={} is not a value Slurm {} knows; it is ignored", autodetect->value,
                               profile_.version().str()))
           .slurm(fmt::format("unknown autodetect flag '{}'", autodetect->value))
-          .help("use nvml, rsmi, oneapi or off");
+          .help(known_autodetect_values_help());
       degrade(rp.cls);
     } else if (rp.node_autodetect && !iequals(*rp.node_autodetect, autodetect->value)) {
       report_load(rp, rules::GRS207, autodetect->value_span,
