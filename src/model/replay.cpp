@@ -44,9 +44,10 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
   cls.configured_gres = node.gres;
   cls.configured_gres_span = node.gres_span;
   // slurmctld runs slurmd's gres.conf load itself at start-up for CLOUD nodes (_gres_reconfig).
-  ClassReplay rp{cls, node, lines, node.cloud ? Verdict::slurmctld_fatal : Verdict::slurmd_fatal};
+  ClassReplay rp{cls, node, lines, node.cloud ? Verdict::slurmctld_fatal : Verdict::slurmd_fatal,
+                 rules::GresLoad{profile_, node, grestypes_}};
   check_node_gres(rp);                                       // B: slurm.conf Gres=
-  if (!read_records(rp) || !check_node_records(rp)) return;  // C: gres.conf for this node
+  if (!read_records(rp)) return;  // C: gres.conf for this node
   if (!check_names(rp)) return;                              // D: each name's records
   merge_with_slurm_conf(rp);
   if (!load_plugins(rp)) return;  // E: the plugins load them

@@ -14,38 +14,6 @@
 
 namespace greslint::model {
 
-bool Analyzer::check_node_records(ClassReplay& rp) {
-  if (rp.node.cloud && rp.autodetect_active && profile_.cloud_autodetect_fatal()) {
-    std::string slurm = fmt::format("Cannot use AutoDetect on cloud node \"{}\"", kNode);
-    report_load(rp, rules::GRS223, rp.node.names_span,
-                fmt::format("AutoDetect applies to CLOUD nodes {}; slurmctld {} refuses that", kNodes,
-                            profile_.version().str()))
-        .slurm(slurm)
-        .help("set AutoDetect=off for cloud nodes and list their devices with File=");
-    fatal(rp.cls, Verdict::slurmctld_fatal, slurm);
-    return false;
-  }
-  // D1: typed and untyped counts mixed in slurm.conf (slurmd only).
-  for (const std::string& name : grestypes_) {
-    const GresCount& c = rp.conf[name];
-    if (!c.types.empty() && c.total > c.typed_sum()) {
-      std::string slurm = fmt::format(
-          "_foreach_slurm_conf: Some {} GRES in slurm.conf have a type while others do not "
-          "(gres_ns->gres_cnt_config ({}) > tmp_count ({}))",
-          name, c.total, c.typed_sum());
-      report_load(
-          rp, rules::GRS116, rp.node.gres_span,
-          fmt::format("Gres= mixes typed and untyped {} counts ({} in all, {} typed)", name, c.total, c.typed_sum()))
-          .slurm(slurm)
-          .help(fmt::format("give every {} count a type, or none", name));
-      fatal(rp.cls, rp.load_fatal, slurm);
-      return false;
-    }
-  }
-
-  return true;
-}
-
 // Stage D, per GRES name in Slurm's context order: gres.conf checked against itself and
 // slurm.conf (_validate_gres_conf, _check_conf_mismatch), then merged with slurm.conf.
 bool Analyzer::check_names(ClassReplay& rp) {

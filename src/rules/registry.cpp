@@ -248,6 +248,43 @@ constexpr Check<NodeGresView> kNodeGres[] = {
     {&GRS115, check_grs115, "gres.c:_get_gres_cnt"},
 };
 
+// ----- slurmd reads gres.conf for a node class (gres.c:gres_g_node_config_load) -----------
+
+// gres.conf's AutoDetect= line, which _parse_gres_config takes before any record.
+constexpr Check<GresLoadView> kGresConfAutoDetect[] = {
+    {&GRS204, check_grs204_global, "gres.c:_parse_gres_config AutoDetect"},
+};
+
+// Each record line the node reads, in file order: _parse_gres_config's keys in its order,
+// up to File=, which the model then expands (kGresRecordAfterFiles goes on from there).
+constexpr Check<GresRecordView> kGresRecord[] = {
+    {&GRS203, check_grs203, "gres.c:_parse_gres_config AutoDetect"},
+    {&GRS204, check_grs204_line, "gres.c:_parse_gres_config AutoDetect"},
+    {&GRS207, check_grs207, "gres.c:_parse_gres_config AutoDetect"},
+    {&GRS202, check_grs202, "gres.c:_parse_gres_config Name"},
+    {&GRS208, check_grs208, "gres.c:_parse_gres_config Cores"},
+    {&GRS209, check_grs209, "gres.c:_parse_gres_config File"},
+    {&GRS215, check_grs215, "gres.c:_parse_gres_config File"},
+};
+
+constexpr Check<GresRecordView> kGresRecordAfterFiles[] = {
+    {&GRS210, check_grs210, "gres.c:_parse_gres_config MultipleFiles"},
+    {&GRS205, check_grs205, "gres.c:_parse_gres_config Flags"},
+    {&GRS206, check_grs206, "gres.c:_parse_gres_config Flags"},
+    {&GRS214, check_grs214, "gres.c:_parse_gres_config Links"},
+    {&GRS211, check_grs211_unreadable, "gres.c:_parse_gres_config Count"},
+    {&GRS212, check_grs212, "gres.c:_parse_gres_config Count"},
+    {&GRS211, check_grs211_too_large, "gres.c:_parse_gres_config Count value"},
+    {&GRS201, check_grs201, "gres.c:_parse_gres_config Name"},
+};
+
+// The node's records once the file is read (Name= records first, then NodeName= ones).
+constexpr Check<GresLoadView> kGresNodeRecords[] = {
+    {&GRS221, check_grs221, "gres.c:_parse_gres_config File"},
+    {&GRS223, check_grs223, "gres.c:gres_g_node_config_load"},
+    {&GRS116, check_grs116, "gres.c:_foreach_slurm_conf"},
+};
+
 // ----- Registration: slurmctld validates what slurmd reports, per GRES name ---------------
 
 constexpr Check<RegistrationView> kRegistrationCount[] = {
@@ -278,7 +315,7 @@ constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
 constexpr const RuleInfo* kHardware[] = {&GRS501, &GRS502, &GRS503, &GRS504, &GRS505, &GRS506, &GRS507, &GRS508};
 /// Still checked in the replay's own code (src/model/replay_records.cpp, replay_merge.cpp, replay.cpp,
 /// policy.cpp, classes.cpp, inputs.cpp) while they move to stage lists one by one.
-constexpr const RuleInfo* kInReplay[] = {&GRS116, &GRS201, &GRS202, &GRS203, &GRS204, &GRS205, &GRS206, &GRS207, &GRS208, &GRS209, &GRS210, &GRS211, &GRS212, &GRS214, &GRS215, &GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS221, &GRS223, &GRS302, &GRS310, &GRS313, &GRS314, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
+constexpr const RuleInfo* kInReplay[] = {&GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS302, &GRS310, &GRS313, &GRS314, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
 
 template <class View>
 void place(std::vector<Placement>& out, std::string_view step, const Stage<View>& stage) {
@@ -304,6 +341,10 @@ const Stage<NodeNameLineView> kNodeNameLineStage{"NodeName line", kNodeNameLine}
 const Stage<NodeAddressView> kNodeAddressStage{"NodeAddr/NodeHostname list", kNodeAddress};
 const Stage<PartitionView> kPartitionStage{"PartitionName line", kPartition};
 const Stage<NodeGresView> kNodeGresStage{"node Gres=", kNodeGres};
+const Stage<GresLoadView> kGresConfAutoDetectStage{"gres.conf AutoDetect=", kGresConfAutoDetect};
+const Stage<GresRecordView> kGresRecordStage{"gres.conf record", kGresRecord};
+const Stage<GresRecordView> kGresRecordAfterFilesStage{"gres.conf record, File= expanded", kGresRecordAfterFiles};
+const Stage<GresLoadView> kGresNodeRecordsStage{"the node's gres.conf records", kGresNodeRecords};
 const Stage<RegistrationView> kRegistrationCountStage{"registration: counts", kRegistrationCount};
 const Stage<RegistrationView> kRegistrationTopologyStage{"registration: per-device topology", kRegistrationTopology};
 
@@ -324,6 +365,10 @@ std::vector<Placement> placements() {
   place(out, "slurm.conf start-up", kPartitionStage);
   place(out, "slurm.conf start-up", kSelectNodeInitStage);
   place(out, "node Gres=", kNodeGresStage);
+  place(out, "gres.conf load", kGresConfAutoDetectStage);
+  place(out, "gres.conf load", kGresRecordStage);
+  place(out, "gres.conf load", kGresRecordAfterFilesStage);
+  place(out, "gres.conf load", kGresNodeRecordsStage);
   place(out, "registration", kRegistrationCountStage);
   place(out, "registration", kRegistrationTopologyStage);
   place(out, "replay (moving)", kInReplay);
