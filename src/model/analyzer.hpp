@@ -156,21 +156,15 @@ class Analyzer {
     }
     return LineRead::record;
   }
-  DiagnosticBuilder report_load(const ClassReplay& rp, const RuleInfo& rule, Span span, std::string message) {
-    return rp.load.report(findings_, rule, span, std::move(message));
-  }
   // ----- replay_merge.cpp: stages D and E --------------------------------------------
   bool check_names(ClassReplay& rp);
-  bool check_record_mix(ClassReplay& rp, const std::string& name, const std::vector<GresRecord>& recs);
-  void check_beyond_slurm_conf(ClassReplay& rp, const std::string& name, const std::vector<GresRecord>& recs);
   void merge_with_slurm_conf(ClassReplay& rp);
   bool load_plugins(ClassReplay& rp);
   /// A CLOUD node's gres.conf load that stops slurmctld stops it for every node.
   void stop_at_first_cloud_load_fatal();
   /// Stage E for mps or shard: the plugin lays `name` onto the GPUs' device files
   /// (shared_gres.hpp). False when slurmd (or, for CLOUD nodes, slurmctld) exits there.
-  bool share_gres_devices(NodeClass& cls, std::map<std::string, std::vector<GresRecord>>& merged,
-                          const std::string& name, Verdict load_fatal);
+  bool share_gres_devices(ClassReplay& rp, const std::string& name);
   /// Stage F for one GRES name: the registration stage lists, their outcomes applied.
   void register_name(NodeClass& cls, rules::RegistrationView& view, std::optional<std::string>& drain_reason);
   // ----- policy.cpp ----------------------------------------------------------------
@@ -186,9 +180,6 @@ class Analyzer {
   void check_stranded_gpus(const GpuPolicyScope& g, const std::vector<bool>& offered);
   void check_autodetect_library(GpuPolicyScope& g);
 
-  DiagnosticBuilder report_for(const RuleInfo& rule, Span span, std::string message) {
-    return findings_.report(rule, span, std::move(message));
-  }
   void fatal(NodeClass& cls, Verdict v, std::string reason) {
     if (cls.verdict == Verdict::slurmctld_fatal || cls.verdict == Verdict::slurmd_fatal) return;
     cls.verdict = v;

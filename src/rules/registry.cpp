@@ -285,6 +285,22 @@ constexpr Check<GresLoadView> kGresNodeRecords[] = {
     {&GRS116, check_grs116, "gres.c:_foreach_slurm_conf"},
 };
 
+// Each GRES name in context order: the node's records of the name checked against each other
+// and slurm.conf, before slurmd merges them with the slurm.conf counts.
+constexpr Check<GresNameView> kGresName[] = {
+    {&GRS217, check_grs217, "gres.c:_validate_gres_conf"},
+    {&GRS218, check_grs218, "gres.c:_validate_gres_conf"},
+    {&GRS219, check_grs219, "gres.c:_validate_gres_conf"},
+    {&GRS302, check_grs302, "gres.c:_check_conf_mismatch"},
+};
+
+// Each name's plugin loads the merged records, in context order (gpu before mps and shard).
+constexpr Check<GresPluginView> kGresPluginLoad[] = {
+    {&GRS220, check_grs220, "gres.c:gres_node_config_load"},
+    {&GRS314, check_grs314, "gres_c_s.c:gres_c_s_init_share_devices"},
+    {&GRS313, check_grs313, "gres_c_s.c:_delete_leftovers"},
+};
+
 // ----- Registration: slurmctld validates what slurmd reports, per GRES name ---------------
 
 constexpr Check<RegistrationView> kRegistrationCount[] = {
@@ -315,7 +331,7 @@ constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
 constexpr const RuleInfo* kHardware[] = {&GRS501, &GRS502, &GRS503, &GRS504, &GRS505, &GRS506, &GRS507, &GRS508};
 /// Still checked in the replay's own code (src/model/replay_records.cpp, replay_merge.cpp, replay.cpp,
 /// policy.cpp, classes.cpp, inputs.cpp) while they move to stage lists one by one.
-constexpr const RuleInfo* kInReplay[] = {&GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS302, &GRS310, &GRS313, &GRS314, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
+constexpr const RuleInfo* kInReplay[] = {&GRS216, &GRS310, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
 
 template <class View>
 void place(std::vector<Placement>& out, std::string_view step, const Stage<View>& stage) {
@@ -345,6 +361,8 @@ const Stage<GresLoadView> kGresConfAutoDetectStage{"gres.conf AutoDetect=", kGre
 const Stage<GresRecordView> kGresRecordStage{"gres.conf record", kGresRecord};
 const Stage<GresRecordView> kGresRecordAfterFilesStage{"gres.conf record, File= expanded", kGresRecordAfterFiles};
 const Stage<GresLoadView> kGresNodeRecordsStage{"the node's gres.conf records", kGresNodeRecords};
+const Stage<GresNameView> kGresNameStage{"gres.conf records of a GRES name", kGresName};
+const Stage<GresPluginView> kGresPluginLoadStage{"GRES plugin load", kGresPluginLoad};
 const Stage<RegistrationView> kRegistrationCountStage{"registration: counts", kRegistrationCount};
 const Stage<RegistrationView> kRegistrationTopologyStage{"registration: per-device topology", kRegistrationTopology};
 
@@ -369,6 +387,8 @@ std::vector<Placement> placements() {
   place(out, "gres.conf load", kGresRecordStage);
   place(out, "gres.conf load", kGresRecordAfterFilesStage);
   place(out, "gres.conf load", kGresNodeRecordsStage);
+  place(out, "gres.conf load", kGresNameStage);
+  place(out, "gres.conf load", kGresPluginLoadStage);
   place(out, "registration", kRegistrationCountStage);
   place(out, "registration", kRegistrationTopologyStage);
   place(out, "replay (moving)", kInReplay);

@@ -154,9 +154,13 @@ extern const RuleInfo GRS215;  // invalid-file-hostlist
 Outcome check_grs215(const GresRecordView&, Findings&);
 extern const RuleInfo GRS216;  // invalid-gres-nodename
 extern const RuleInfo GRS217;  // mixed-file-records
+Outcome check_grs217(const GresNameView&, Findings&);
 extern const RuleInfo GRS218;  // mixed-type-records
+Outcome check_grs218(const GresNameView&, Findings&);
 extern const RuleInfo GRS219;  // duplicate-untyped-records
+Outcome check_grs219(const GresNameView&, Findings&);
 extern const RuleInfo GRS220;  // duplicate-device-file
+Outcome check_grs220(const GresPluginView&, Findings&);
 extern const RuleInfo GRS221;  // global-device-line
 Outcome check_grs221(const GresLoadView&, Findings&);
 extern const RuleInfo GRS222;  // autodetect-unverifiable
@@ -168,6 +172,7 @@ Outcome check_grs223(const GresLoadView&, Findings&);
 extern const RuleInfo GRS301;  // count-lower-than-configured
 Outcome check_grs301(const RegistrationView&, Findings&);
 extern const RuleInfo GRS302;  // gres-conf-excess-ignored
+Outcome check_grs302(const GresNameView&, Findings&);
 extern const RuleInfo GRS303;  // invalid-cores-invalidates-node
 Outcome check_grs303(const RegistrationView&, Findings&);
 extern const RuleInfo GRS304;  // per-type-count-too-low
@@ -182,7 +187,9 @@ Outcome check_grs311(const RegistrationView&, Findings&);
 extern const RuleInfo GRS312;  // links-longer-than-gpus
 Outcome check_grs312(const RegistrationView&, Findings&);
 extern const RuleInfo GRS313;  // shared-file-unmatched
+Outcome check_grs313(const GresPluginView&, Findings&);
 extern const RuleInfo GRS314;  // shared-gres-without-gpu-files
+Outcome check_grs314(const GresPluginView&, Findings&);
 extern const RuleInfo GRS315;  // cores-on-some-records
 Outcome check_grs315(const RegistrationView&, Findings&);
 

@@ -55,6 +55,8 @@ extern const Stage<GresLoadView> kGresConfAutoDetectStage;
 extern const Stage<GresRecordView> kGresRecordStage;
 extern const Stage<GresRecordView> kGresRecordAfterFilesStage;
 extern const Stage<GresLoadView> kGresNodeRecordsStage;
+extern const Stage<GresNameView> kGresNameStage;
+extern const Stage<GresPluginView> kGresPluginLoadStage;
 
 // Registration: slurmctld validates what slurmd reports, per node class and GRES name.
 extern const Stage<RegistrationView> kRegistrationCountStage;

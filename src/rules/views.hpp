@@ -17,6 +17,8 @@
 #include "greslint/version.hpp"
 #include "model/findings.hpp"
 #include "model/gres_flags.hpp"
+#include "model/shared_gres.hpp"
+#include "rules/check.hpp"
 
 namespace greslint::rules {
 
@@ -167,6 +169,28 @@ struct GresRecordView {
   std::string_view links_error = {};  ///< why Links= is invalid; empty when valid or absent
   const KeyValue* count = nullptr;  ///< Count=
   std::optional<std::uint64_t> count_value = {};  ///< Count= as Slurm reads it; nullopt: unreadable
+};
+
+/// One GRES name's gres.conf records for the node class as _validate_gres_conf and
+/// _check_conf_mismatch see them (stage D), before the merge with slurm.conf.
+struct GresNameView {
+  const GresLoad& load;
+  const std::string& name;                 ///< as GresTypes spells it
+  const GresCount& configured;             ///< slurm.conf Gres= for this name
+  const std::vector<GresRecord>& records;  ///< the node's records of the name in any case, in Slurm's order
+  /// Reports a record that ends the load (at its line's first value) and returns the fatal.
+  Outcome fatal_record(Findings& out, const RuleInfo& rule, const GresRecord& at, std::string message,
+                       std::string slurm, std::string help) const;
+};
+
+/// One GRES name as its plugin loads the merged records (node_config_load, stage E).
+struct GresPluginView {
+  const GresLoad& load;
+  const std::string& name;                 ///< as GresTypes spells it
+  const std::vector<GresRecord>& records;  ///< merged with slurm.conf, before the plugin loads them
+  /// mps and shard: how their plugin lays the records onto the GPUs' device files; null for
+  /// every other name.
+  const model::ShareOutcome* share;
 };
 
 // ----- Registration: slurmctld validates what slurmd reports (§6.F) ------------------------
