@@ -15,16 +15,19 @@
 
 namespace greslint {
 
-/// One Key=Value pair. Strings are "cooked" (escapes removed, quotes dropped);
-/// spans point at the physical text.
+/// One Key=Value pair. Strings are "cooked" (escapes removed, quotes dropped); spans point
+/// at the physical text. The strings are views owned by the SourceManager that read the file:
+/// into the file's text itself, or, for the rare line with escapes or continuations, into
+/// the cooked copy it keeps (SourceManager::keep). A per-node file holds millions of pairs,
+/// and two owned strings each were most of its memory and a third of its reading time.
 struct KeyValue {
-  std::string key;    ///< as written
-  std::string value;  ///< cooked value
-  char op = 0;        ///< '+', '-', '*', '/' for "Key+=..." forms, else 0
-  bool quoted = false;
+  std::string_view key;    ///< as written
+  std::string_view value;  ///< cooked value
+  const KeySpec* spec = nullptr;  ///< the table entry it matched (never null in a parsed tree)
   Span key_span;
   Span value_span;
-  const KeySpec* spec = nullptr;  ///< the table entry it matched (never null in a parsed tree)
+  char op = 0;  ///< '+', '-', '*', '/' for "Key+=..." forms, else 0
+  bool quoted = false;
 };
 
 /// One logical line that parsed: a top-level setting, or a record (NodeName=..., Name=...).

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,10 +33,22 @@ struct LineCol {
   std::uint32_t column = 0;
 };
 
-/// Owns every file greslint reads. Text is never mutated after add().
+/// Owns every file greslint reads. Text is never mutated after add(), and never moves: the
+/// syntax tree holds views into it (deques keep their elements in place as they grow, and a
+/// moved SourceManager keeps its buffers), so the manager must outlive every ConfigFile.
 class SourceManager {
  public:
+  SourceManager() = default;
+  SourceManager(SourceManager&&) noexcept = default;
+  SourceManager& operator=(SourceManager&&) noexcept = default;
+  // A copy would hold text that views into the original do not point at.
+  SourceManager(const SourceManager&) = delete;
+  SourceManager& operator=(const SourceManager&) = delete;
+
   FileId add(std::string path, std::string text);
+  /// Keeps text that is not in any file (a logical line cooked from escapes or continuation
+  /// lines) as long as the files, at a stable address.
+  std::string_view keep(std::string text) { return cooked_.emplace_back(std::move(text)); }
 
   const std::string& path(FileId f) const { return files_[f.index].path; }
   std::string_view text(FileId f) const { return files_[f.index].text; }
@@ -51,7 +64,8 @@ class SourceManager {
     std::string text;
     std::vector<std::uint32_t> line_starts;
   };
-  std::vector<File> files_;
+  std::deque<File> files_;
+  std::deque<std::string> cooked_;
 };
 
 }  // namespace greslint

@@ -79,8 +79,8 @@ class VersionProfile {
   /// 26.05: a Flags= with no env word (CountOnly, a sharing word, env_uuid) is checked
   /// against nothing and remembered as nothing; a GPU gets the default env flags.
   bool flags_without_env_take_defaults() const noexcept { return version_ >= kSlurm2605; }
-  /// 22.05: AutoDetect on a cloud node is fatal in slurmctld; later an error.
-  bool cloud_autodetect_fatal() const noexcept { return version_ < kSlurm2302; }
+  /// Up to 23.02 AutoDetect on a cloud node is fatal in slurmctld; from 23.11 an error.
+  bool cloud_autodetect_fatal() const noexcept { return version_ < kSlurm2311; }
   /// 24.11+: the duplicate node name message reads "Duplicated NodeHostName %s in config file",
   /// unless built with --enable-multiple-slurmd (Debian), which compiles out the host name check
   /// that fires first and keeps "Duplicated NodeName %s in the config file".

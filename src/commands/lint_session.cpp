@@ -36,7 +36,7 @@ std::string find_config_file(const LintOptions& o) {
   return {};
 }
 
-std::vector<std::string> comma_list(const std::string& v) {
+std::vector<std::string> comma_list(std::string_view v) {
   std::vector<std::string> parts;
   for (std::string_view part : split_commas_view(v))
     if (!part.empty()) parts.emplace_back(part);
@@ -49,9 +49,9 @@ using FailFn = std::function<void(Span, const std::string&)>;
 bool apply_setting(const KeyValue& kv, const std::string& config_dir, LintOptions& o, const FailFn& fail) {
   std::string_view key = kv.spec->name;
   if (key == "SlurmVersion") {
-    if (!parse_slurm_version(kv.value)) return fail(kv.value_span, "unknown Slurm version " + kv.value), false;
+    if (!parse_slurm_version(kv.value)) return fail(kv.value_span, "unknown Slurm version " + std::string(kv.value)), false;
     if (o.slurm_version.empty()) {
-      o.slurm_version = kv.value;
+      o.slurm_version = std::string(kv.value);
       o.slurm_version_source = ".greslint.conf";
     }
   } else if (key == "Select") {
@@ -64,7 +64,7 @@ bool apply_setting(const KeyValue& kv, const std::string& config_dir, LintOption
     if (!o.fail_level_given) o.fail_level = *level;
   } else if (key == "Format") {
     auto f = parse_format(kv.value);
-    if (!f) return fail(kv.value_span, "unknown Format " + kv.value), false;
+    if (!f) return fail(kv.value_span, "unknown Format " + std::string(kv.value)), false;
     if (!o.format_given) o.format = *f;
   } else if (key == "Severity") {
     for (std::string& item : comma_list(kv.value)) o.severity.insert(o.severity.begin(), std::move(item));

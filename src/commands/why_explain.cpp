@@ -136,7 +136,7 @@ void read_slurm_conf(const Analysis& a, SlurmConfFacts& facts) {
   for (const Directive& d : file.directives) {
     const KeyValue& head = d.head();
     if (d.kind == Directive::Kind::setting) {
-      facts.settings[to_lower(head.key)] = {head.value, head.value_span};
+      facts.settings[to_lower(head.key)] = {std::string(head.value), head.value_span};
       continue;
     }
     if (!iequals(head.key, "NodeName") || iequals(head.value, "DEFAULT")) continue;

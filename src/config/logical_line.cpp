@@ -51,9 +51,6 @@ std::optional<KvMatch> match_key_value(std::string_view s, std::size_t pos) {
 
 namespace {
 
-/// The kept bytes of one physical line: where they start in the raw text and in the file.
-using Pieces = std::vector<std::pair<std::size_t, std::uint32_t>>;
-
 /// Where the content of the physical line [pos, line_end) ends: at a NUL (Slurm reads lines
 /// with fgets and then uses strlen) or at a '#' not preceded by an odd run of backslashes.
 std::uint32_t content_end_of(FileId file, std::string_view text, std::uint32_t pos, std::uint32_t line_end,
@@ -77,16 +74,13 @@ std::uint32_t content_end_of(FileId file, std::string_view text, std::uint32_t p
 /// Escapes: every backslash is dropped and the next character kept as it is. Moves the
 /// continuation joins from raw to cooked indexes.
 /// Performance: the bytes between backslashes, joins and piece ends are copied in bulk with
-/// one offset run each (byte by byte, cooking was a third of reading a 25 MB file), and a
-/// line of one piece without a backslash, nearly every line, is the raw text itself.
-void cook(std::string&& raw, const Pieces& pieces, LogicalLine& l) {
-  if (pieces.size() == 1 && l.joins.empty() && raw.find('\\') == std::string::npos) {
-    l.offsets.add(0, pieces.front().second);
-    l.text = std::move(raw);
-    l.offsets.finish(l.text.size(), l.end);
-    return;
-  }
-  l.text.reserve(raw.size());
+/// one offset run each (byte by byte, cooking was a third of reading a 25 MB file).
+void cook(LogicalLine& l) {
+  const std::string& raw = l.raw;
+  const auto& pieces = l.pieces;
+  std::string& out = l.cooked;
+  out.clear();
+  out.reserve(raw.size());
   std::vector<std::size_t> joins;
   std::size_t j = 0;
   std::size_t piece = 0;
@@ -98,11 +92,11 @@ void cook(std::string&& raw, const Pieces& pieces, LogicalLine& l) {
   // was quadratic on a line joined a million times.
   std::size_t backslash = raw.find('\\');
   for (std::size_t i = 0; i < raw.size();) {
-    while (j < l.joins.size() && l.joins[j] <= i) joins.push_back(l.text.size()), ++j;
+    while (j < l.joins.size() && l.joins[j] <= i) joins.push_back(out.size()), ++j;
     if (raw[i] == '\\') {
       if (++i >= raw.size()) break;
-      l.offsets.add(l.text.size(), source_of(i));
-      l.text.push_back(raw[i++]);
+      l.offsets.add(out.size(), source_of(i));
+      out.push_back(raw[i++]);
       continue;
     }
     const std::uint32_t source = source_of(i);
@@ -110,24 +104,27 @@ void cook(std::string&& raw, const Pieces& pieces, LogicalLine& l) {
     std::size_t stop = std::min(backslash, raw.size());
     if (piece + 1 < pieces.size()) stop = std::min(stop, pieces[piece + 1].first);
     if (j < l.joins.size()) stop = std::min(stop, l.joins[j]);
-    l.offsets.add(l.text.size(), source);
-    l.text.append(raw, i, stop - i);
+    l.offsets.add(out.size(), source);
+    out.append(raw, i, stop - i);
     i = stop;
   }
-  while (j < l.joins.size()) joins.push_back(l.text.size()), ++j;
+  while (j < l.joins.size()) joins.push_back(out.size()), ++j;
   l.joins = std::move(joins);
-  l.offsets.finish(l.text.size(), l.end);
+  l.text = out;
+  l.offsets.finish(out.size(), l.end);
 }
 
 }  // namespace
 
-LogicalLine next_logical_line(FileId file, std::string_view text, std::uint32_t& pos, std::uint32_t& line_no,
-                              std::vector<Comment>& comments) {
-  LogicalLine l;
+void next_logical_line(FileId file, std::string_view text, std::uint32_t& pos, std::uint32_t& line_no,
+                       std::vector<Comment>& comments, LogicalLine& l) {
+  l.text = {};
+  l.offsets.clear();
+  l.joins.clear();
+  l.raw.clear();
+  l.pieces.clear();
   l.first_line = line_no;
   l.begin = pos;
-  std::string raw;
-  Pieces pieces;
   while (pos < text.size()) {
     std::size_t eol = text.find('\n', pos);
     std::uint32_t line_end = eol == std::string_view::npos ? std::uint32_t(text.size()) : std::uint32_t(eol);
@@ -147,19 +144,27 @@ LogicalLine next_logical_line(FileId file, std::string_view text, std::uint32_t&
     }
     const bool continued = run % 2 == 1;
     std::uint32_t keep_end = continued ? scan + std::uint32_t(run) - 1 : content_end;
+    l.end = continued ? line_end : keep_end;
+    if (!continued && l.pieces.empty() && !std::memchr(text.data() + pos, '\\', keep_end - pos)) {
+      // One physical line without a backslash, nearly every line: the file's own text.
+      l.text = text.substr(pos, keep_end - pos);
+      l.offsets.add(0, pos);
+      l.offsets.finish(l.text.size(), l.end);
+      pos = next;
+      ++line_no;
+      return;
+    }
     if (keep_end > pos) {
       // In bulk: per-byte push_back made a 10 MB line cost 20 million of them.
-      pieces.emplace_back(raw.size(), pos);
-      raw.append(text.data() + pos, keep_end - pos);
+      l.pieces.emplace_back(l.raw.size(), pos);
+      l.raw.append(text.data() + pos, keep_end - pos);
     }
-    l.end = continued ? line_end : keep_end;
     pos = next;
     ++line_no;
     if (!continued) break;
-    l.joins.push_back(raw.size());
+    l.joins.push_back(l.raw.size());
   }
-  cook(std::move(raw), pieces, l);
-  return l;
+  cook(l);
 }
 
 }  // namespace greslint::config_detail

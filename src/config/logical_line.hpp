@@ -20,6 +20,11 @@ namespace greslint::config_detail {
 /// backslash, so it is stored as runs: one offset per byte cost a 10 MB line 80 MB.
 class OffsetMap {
  public:
+  void clear() {
+    runs_.clear();
+    size_ = 0;
+    end_ = 0;
+  }
   /// Records that byte `index` of the line came from file offset `source`; indexes arrive
   /// in increasing order.
   void add(std::size_t index, std::uint32_t source) {
@@ -49,13 +54,24 @@ class OffsetMap {
   std::uint32_t end_ = 0;
 };
 
+/// One logical line. `text` views the file's own text for a line of one physical line
+/// without a backslash (nearly every line), else the line's `cooked` copy; the reader moves
+/// that copy into the SourceManager before any KeyValue views it (Reader::pin). Reused from
+/// line to line, so that its buffers are allocated once per file, not once per line.
 struct LogicalLine {
-  std::string text;
+  std::string_view text;
+  std::string cooked;
   OffsetMap offsets;               // file offset of each byte of text; [text.size()] = end
   std::vector<std::size_t> joins;  // cooked indexes where a continuation joined lines
   std::uint32_t first_line = 0;
   std::uint32_t begin = 0;
   std::uint32_t end = 0;
+  // Scratch of next_logical_line: the kept bytes before escapes are cooked, and where each
+  // physical line's bytes start in them and in the file.
+  std::string raw;
+  std::vector<std::pair<std::size_t, std::uint32_t>> pieces;
+
+  bool is_cooked() const { return !text.empty() && text.data() == cooked.data(); }
 };
 
 struct KvMatch {
@@ -70,10 +86,10 @@ struct KvMatch {
 /// Slurm's keyvalue_pattern, applied at `pos` with POSIX leftmost-longest semantics.
 std::optional<KvMatch> match_key_value(std::string_view s, std::size_t pos);
 
-/// Reads the logical line starting at `pos` (advanced past it, with `line_no`); comments
-/// that hold "greslint:" are kept in `comments` for the suppression pass.
-LogicalLine next_logical_line(FileId file, std::string_view text, std::uint32_t& pos, std::uint32_t& line_no,
-                              std::vector<Comment>& comments);
+/// Reads the logical line starting at `pos` (advanced past it, with `line_no`) into `l`;
+/// comments that hold "greslint:" are kept in `comments` for the suppression pass.
+void next_logical_line(FileId file, std::string_view text, std::uint32_t& pos, std::uint32_t& line_no,
+                       std::vector<Comment>& comments, LogicalLine& l);
 
 inline bool only_space(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return is_space(c); });

@@ -27,8 +27,9 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
   }
   std::uint32_t pos = 0;
   std::uint32_t line_no = 1;
+  LogicalLine line;
   while (pos < text.size() && !stopped_) {
-    LogicalLine line = next_logical_line(file, text, pos, line_no, result.comments);
+    next_logical_line(file, text, pos, line_no, result.comments, line);
     if (line.text.empty()) continue;
     if (result.directives.size() >= kMaxDirectives) {
       stopped_ = true;
@@ -46,7 +47,7 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
   stack_.pop_back();
 }
 
-void Reader::handle_line(FileId file, const LogicalLine& l, ConfigFile& result, int depth) {
+void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int depth) {
   std::string_view s = l.text;
   if (s.size() > 7 && iequals(s.substr(0, 7), "include") && is_space(s[7])) {
     handle_include(file, l, result, depth);
@@ -62,6 +63,12 @@ void Reader::handle_line(FileId file, const LogicalLine& l, ConfigFile& result, 
   if (!spec) {
     unknown_key(file, l, *m, options_.table, /*in_record=*/false, result);
     return;
+  }
+  // The pairs view the line's text: a cooked line moves to the SourceManager first.
+  if (l.is_cooked()) {
+    l.text = sources_.keep(std::move(l.cooked));
+    s = l.text;
+    key = s.substr(m->key_begin, m->key_end - m->key_begin);
   }
   Directive d;
   d.span = Span{file, l.begin, l.end};

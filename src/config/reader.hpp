@@ -50,7 +50,7 @@ class Reader {
   }
 
   // Lines and records (reader.cpp).
-  void handle_line(FileId file, const LogicalLine& l, ConfigFile& result, int depth);
+  void handle_line(FileId file, LogicalLine& l, ConfigFile& result, int depth);
   void read_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
                    ConfigFile& result);
   const KeySpec* key_spec(KeyTable table, std::string_view key);

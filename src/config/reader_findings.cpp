@@ -44,7 +44,7 @@ void Reader::duplicate(const KeyValue& first, const KeyValue& again) {
 
 void Reader::unknown_key(FileId file, const LogicalLine& l, const KvMatch& m, KeyTable table, bool in_record,
                          ConfigFile& result) {
-  std::string key = l.text.substr(m.key_begin, m.key_end - m.key_begin);
+  std::string key(l.text.substr(m.key_begin, m.key_end - m.key_begin));
   Span span = span_of(file, l, m.key_begin, m.key_end);
   // Past the cap the finding is dropped: skip the "did you mean" search over every key.
   const bool dropped = out_.saturated(rules::GRS002);
@@ -108,7 +108,7 @@ void Reader::check_empty_value(FileId file, const LogicalLine& l, const KvMatch&
   std::string_view value = std::string_view(l.text).substr(m.value_begin, m.value_end - m.value_begin);
   auto inner = match_key_value(value, 0);
   if (!inner || inner->end != value.size()) return;
-  std::string key = l.text.substr(m.key_begin, m.key_end - m.key_begin);
+  std::string key(l.text.substr(m.key_begin, m.key_end - m.key_begin));
   out_.report(rules::GRS006, span_of(file, l, m.value_begin, m.value_end),
               fmt::format("{}= is followed by a space, so Slurm sets {} to \"{}\"", key, key, value))
       .help(fmt::format("write {}=\"\" for an empty value, or remove the space after '='", key));

@@ -13,7 +13,7 @@ namespace {
 
 std::uint64_t parse_uint(const KeyValue* kv, std::uint64_t fallback) {
   if (!kv) return fallback;
-  return std::strtoull(kv->value.c_str(), nullptr, 0);
+  return std::strtoull(std::string(kv->value).c_str(), nullptr, 0);
 }
 
 /// A key of the line, else of the DEFAULT lines before it.

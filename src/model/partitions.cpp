@@ -19,7 +19,7 @@ namespace {
 std::unordered_map<std::string, const Directive*> nodesets_of(const ConfigFile& slurm) {
   std::unordered_map<std::string, const Directive*> sets;
   for (const Directive& n : slurm.directives)
-    if (n.kind == Directive::Kind::record && iequals(n.head().spec->name, "NodeSet")) sets[n.head().value] = &n;
+    if (n.kind == Directive::Kind::record && iequals(n.head().spec->name, "NodeSet")) sets[std::string(n.head().value)] = &n;
   return sets;
 }
 
@@ -63,7 +63,7 @@ void Analyzer::check_partitions() {
       if (nodes) default_nodes = nodes->value;
       continue;
     }
-    Partition part{d.head().value, {}};
+    Partition part{std::string(d.head().value), {}};
     std::vector<bool> member(node_count, false);
     auto add = [&](std::uint32_t n) {
       if (!member[n]) part.nodes.push_back(n);

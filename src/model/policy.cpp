@@ -77,7 +77,7 @@ void Analyzer::check_gpu_scheduling(GpuPolicyScope& g) {
   auto setting_span = [&](const KeyValue* kv) { return kv ? kv->value_span : g.gpu_span; };
   const KeyValue* select = setting("SelectType");
   // Scheduling: GPUs are only scheduled per GPU by select/cons_tres.
-  const std::string select_type =
+  const std::string_view select_type =
       select ? select->value : (profile_.cons_tres_is_default() ? "select/cons_tres" : "select/linear");
   const bool cons_res_fatal = iequals(select_type, "select/cons_res") && profile_.cons_res_removed();
   if (!iequals(select_type, "select/cons_tres") && !cons_res_fatal) {
@@ -133,7 +133,7 @@ bool Analyzer::check_gpu_accounting(GpuPolicyScope& g) {
       out_.report(rules::GRS403, enforce ? enforce->value_span : tres->value_span,
                   fmt::format("gres/gpu is accounted but AccountingStorageEnforce {}: association and QOS limits "
                               "such as GrpTRES=gres/gpu=8 are recorded, not enforced",
-                              enforce ? "is " + enforce->value : "is not set"))
+                              enforce ? "is " + std::string(enforce->value) : "is not set"))
           .help("set AccountingStorageEnforce=associations,limits,qos,safe");
   }
   return slurmdbd && gpu_tres;
@@ -186,7 +186,7 @@ void Analyzer::check_gpu_partitions(GpuPolicyScope& g) {
   std::unordered_map<std::string, const KeyValue*> nodesets;
   for (const Directive& d : slurm_.directives)
     if (d.kind == Directive::Kind::record && iequals(d.head().spec->name, "NodeSet"))
-      nodesets[d.head().value] = d.find("Nodes");
+      nodesets[std::string(d.head().value)] = d.find("Nodes");
   std::vector<bool> offered(cluster_.node_names.size(), false);
   bool any_partition = false, opaque = false;
   const KeyValue* default_nodes = nullptr;  // PartitionName=DEFAULT Nodes= is inherited

@@ -104,7 +104,9 @@ void Analyzer::register_node(ClassReplay& rp, const std::string& rep) {
 void Analyzer::list_effective_gres(ClassReplay& rp) {
   for (const std::string& name : grestypes_) {
     for (const GresRecord& r : rp.merged[name]) {
-      if (r.count == 0 && !is_shared_name(r.name)) continue;  // slurmd lists a GPU's empty mps/shard record
+      // slurmd -G lists every merged record, a count of 0 included (a Count=M record, a GresTypes
+      // name the node lacks); only GPUs without File= are dropped before it prints.
+      if (r.count == 0 && r.name == "gpu") continue;
       auto emit = [&](const GresRecord& rec, std::uint64_t count, std::optional<std::string> files) {
         EffectiveGres g;
         g.name = rec.name;

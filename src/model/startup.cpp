@@ -47,7 +47,7 @@ void Analyzer::build_nodes() {
   std::vector<DuplicateNode> duplicates;
   for (const Directive* d : lines) {
     using Kind = rules::NodeNameLineView::Kind;
-    const std::string& value = d->head().value;
+    const std::string_view value = d->head().value;
     const Kind kind = iequals(value, "DEFAULT") ? Kind::defaults : iequals(value, "ALL") ? Kind::reserved_name : Kind::nodes;
     const HostlistResult* list = kind == Kind::nodes ? &names[next_list++] : nullptr;
     std::optional<NodeLine> line;

@@ -105,7 +105,7 @@ Outcome check_grs122_enforce_without_slurmdbd(const SlurmConfView& v, Findings& 
     return Outcome::proceed();
   const KeyValue* type = v.settings.find("AccountingStorageType");
   if (type && icontains(type->value, "slurmdbd")) return Outcome::proceed();
-  const std::string storage = type ? type->value : "accounting_storage/none";
+  const std::string_view storage = type ? type->value : "accounting_storage/none";
   return ignored(out, enforce->key_span,
                  fmt::format("AccountingStorageEnforce is ignored without slurmdbd (AccountingStorageType is {})",
                              storage),

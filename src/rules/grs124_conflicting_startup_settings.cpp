@@ -77,7 +77,7 @@ Outcome check_grs124_preempt_type(const SlurmConfView& v, Findings& out) {
     return conflict(out, *mode_kv, nullptr, "PreemptMode=SUSPEND needs GANG", "PreemptMode=SUSPEND requires GANG too",
                     "write PreemptMode=SUSPEND,GANG", false);
   const KeyValue* type = v.settings.find("PreemptType");
-  const std::string preempt_type = type ? type->value : "preempt/none";
+  const std::string_view preempt_type = type ? type->value : "preempt/none";
   const bool off = mode->mode == Mode::off;
   const bool incompatible = ((preempt_type == "preempt/qos" || preempt_type == "preempt/partition_prio") && off) ||
                             (preempt_type == "preempt/none" && (!off || mode->within));

@@ -10,12 +10,20 @@ const RuleInfo GRS204{"GRS204", "unknown-autodetect", Severity::warning, Effect:
                       "an AutoDetect value this Slurm release does not know is ignored"};
 
 namespace {
+std::string known_values_help(const VersionProfile& profile) {
+  std::vector<std::string_view> values = profile.autodetect_values();
+  std::string last(values.back());
+  values.pop_back();
+  return fmt::format("use {} or {} (the values Slurm {} knows)", fmt::join(values, ", "), last,
+                     profile.version().str());
+}
+
 Outcome unknown(const GresLoad& load, Findings& out, const KeyValue& autodetect) {
   load.report(out, GRS204, autodetect.value_span,
               fmt::format("AutoDetect={} is not a value Slurm {} knows; it is ignored", autodetect.value,
                           load.profile.version().str()))
       .slurm(fmt::format("unknown autodetect flag '{}'", autodetect.value))
-      .help("use nvml, rsmi, oneapi or off");
+      .help(known_values_help(load.profile));
   return Outcome::degraded();
 }
 }  // namespace

@@ -19,7 +19,7 @@ bool in_release(const Word& w, SlurmVersion v) {
 }  // namespace
 
 std::string effective_select_type(const Settings& settings, const VersionProfile& profile) {
-  if (const KeyValue* kv = settings.find("SelectType")) return kv->value;
+  if (const KeyValue* kv = settings.find("SelectType")) return std::string(kv->value);
   return profile.cons_tres_is_default() ? "select/cons_tres" : "select/linear";
 }
 

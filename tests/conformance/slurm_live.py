@@ -193,6 +193,9 @@ ENVIRONMENT_RE = re.compile("|".join([
     r"Waiting for gres\.conf file",
     r"configured (with|to autodetect) nvml",
     r"Configured with (rsmi|oneAPI)",
+    # A GPU plugin that needs no library (gpu/nvidia, 24.11+) found no GPU in the
+    # sandbox, which has none; on a GPU node it finds them.
+    r"System GPU detection failed",
 ]))
 # GRES-related messages (node names are blanked out before matching).
 GRES_RE = re.compile(r"gres|\bgpus?\b|\bmps\b|\bshard|nvml|rsmi|oneapi|"

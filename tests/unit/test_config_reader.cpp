@@ -93,6 +93,18 @@ TEST_CASE("reader: comments, escapes and continuations follow parse_config.c", "
     CHECK(p->out.diagnostics().empty());
     CHECK(p->file.directives[1].head().value == "gpu");
   }
+  SECTION("pairs view text that stays put while more files are read") {
+    // Short files and short cooked lines live inside their std::string (small-string
+    // buffer): the SourceManager must not move them as it grows, or the views dangle.
+    auto p = parse("ClusterName=a\\#b\nGresTypes=gp\\\nu\nSlurmUser=x\n");
+    for (int i = 0; i < 200; ++i) p->sources.add("other" + std::to_string(i), "x");
+    SourceManager moved = std::move(p->sources);
+    REQUIRE(p->file.directives.size() == 3);
+    CHECK(p->file.directives[0].head().value == "a#b");
+    CHECK(p->file.directives[1].head().value == "gpu");
+    CHECK(p->file.directives[2].head().key == "SlurmUser");
+    CHECK(p->file.directives[2].head().value == "x");
+  }
 }
 
 TEST_CASE("reader: values, operators, duplicates", "[reader]") {
