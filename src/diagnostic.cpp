@@ -22,6 +22,8 @@ std::string_view to_string(Effect e) noexcept {
     case Effect::drain: return "drain";
     case Effect::degraded: return "degraded";
     case Effect::advice: return "advice";
+    case Effect::rejected: return "rejected";
+    case Effect::pends: return "pends";
   }
   return "none";
 }

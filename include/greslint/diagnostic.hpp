@@ -14,7 +14,9 @@ namespace greslint {
 
 enum class Severity : std::uint8_t { note, warning, error };
 /// What Slurm does about it.
-enum class Effect : std::uint8_t { none, fatal, drain, degraded, advice };
+/// rejected and pends are about jobs (greslint job): slurmctld refuses the job at submission,
+/// or accepts it and it never starts.
+enum class Effect : std::uint8_t { none, fatal, drain, degraded, advice, rejected, pends };
 enum class Daemon : std::uint8_t { none, slurmctld, slurmd };
 
 std::string_view to_string(Severity s) noexcept;

@@ -23,6 +23,8 @@ _greslint_options() {
             echo "$common --git --slurm-version --format -o --output --fail-level --select --ignore --severity --config --no-config" ;;
         why)
             echo "$common --conf --state --slurm-version --format -o --output --no-drift -q --quiet" ;;
+        job)
+            echo "$common --cluster --args --slurm-version --format -o --output --fail-level --select --ignore --color -q --quiet --severity --config --no-config --prefix-map" ;;
         upgrade)
             echo "$common --to --slurm-version --format -o --output --fail-level --select --ignore --severity --config --no-config" ;;
     esac
@@ -36,7 +38,7 @@ _greslint() {
         cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
         words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
     fi
-    local commands="lint nodes node-check hostlist rules explain diff upgrade why help"
+    local commands="lint nodes node-check hostlist rules explain diff upgrade why job help"
     local releases="22.05 23.02 23.11 24.05 24.11 25.05 25.11 26.05"
 
     # The command is the first word that is not an option; without one, greslint lints.
@@ -74,7 +76,8 @@ _greslint() {
         -o | --output | --config | --baseline | --write-baseline | --inventory | --conf | --state)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --sysroot) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --nodes | --node | --severity | --prefix-map | --git) return ;;
+        --cluster) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --nodes | --node | --severity | --prefix-map | --git | --args) return ;;
     esac
 
     if [[ $cur == -* ]]; then

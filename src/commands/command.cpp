@@ -12,6 +12,7 @@ std::unique_ptr<Command> make_explain_command();
 std::unique_ptr<Command> make_diff_command();
 std::unique_ptr<Command> make_upgrade_command();
 std::unique_ptr<Command> make_why_command();
+std::unique_ptr<Command> make_job_command();
 
 std::vector<std::unique_ptr<Command>> all_commands() {
   std::vector<std::unique_ptr<Command>> commands;
@@ -24,6 +25,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   commands.push_back(make_diff_command());
   commands.push_back(make_upgrade_command());
   commands.push_back(make_why_command());
+  commands.push_back(make_job_command());
   return commands;
 }
 

@@ -391,6 +391,11 @@ std::string consequence_text(const Diagnostic& d) {
     case Effect::degraded:
       return "Slurm keeps running but not as configured" + (nodes.empty() ? "" : " on " + nodes) +
              quoted;
+    case Effect::rejected:
+      return (d.daemon == Daemon::none ? std::string("sbatch refuses the job") : "slurmctld rejects the job at submission") + quoted;
+    case Effect::pends:
+      return "slurmctld accepts the job, which then pends for ever" +
+             (d.slurm_message.empty() ? std::string() : " with Reason=" + sanitize_for_output(d.slurm_message));
     case Effect::advice:
     case Effect::none:
       if (d.slurm_message.empty()) return {};

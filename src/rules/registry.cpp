@@ -118,6 +118,17 @@ constexpr RuleEntry kRules[] = {
     {"GRS506", &GRS506},
     {"GRS507", &GRS507},
     {"GRS508", &GRS508},
+    {"GRS600", &GRS600},
+    {"GRS601", &GRS601},
+    {"GRS602", &GRS602},
+    {"GRS603", &GRS603},
+    {"GRS604", &GRS604},
+    {"GRS605", &GRS605},
+    {"GRS606", &GRS606},
+    {"GRS607", &GRS607},
+    {"GRS608", &GRS608},
+    {"GRS609", &GRS609},
+    {"GRS610", &GRS610},
 };
 
 constexpr bool sorted_and_unique(const RuleEntry* first, const RuleEntry* last) {
@@ -319,6 +330,30 @@ constexpr Check<RegistrationView> kRegistrationTopology[] = {
     {&GRS305, check_grs305, "gres.c:_valid_gres_type"},
 };
 
+// ----- A job script (greslint job) -----------------------------------------------------
+
+// sbatch validates its options (slurm_opt.c:validate_options) before it submits; then
+// job_mgr.c:_job_create takes the partition, the GRES request and the features in this
+// order, and select_nodes tests the job against the partitions' nodes. GRS600, last, says
+// where an accepted job can run.
+constexpr JobCheck<JobView> kJobSubmission[] = {
+    {&GRS610, check_grs610, "slurm_opt.c:arg_set_gres_flags"},
+    {&GRS609, check_grs609, "gres.c:gres_job_state_validate"},
+    {&GRS607, check_grs607, "job_mgr.c:_get_job_parts"},
+    {&GRS601, check_grs601, "gres.c:gres_job_state_validate"},
+    {&GRS608, check_grs608, "job_mgr.c:build_feature_list"},
+    {&GRS603, check_grs603, "job_mgr.c:select_nodes"},
+    {&GRS604, check_grs604, "job_mgr.c:_valid_job_part"},
+    {&GRS602, check_grs602, "job_mgr.c:select_nodes"},
+    {&GRS600, check_grs600, "job_mgr.c:select_nodes"},
+};
+
+// What the request and the script do once the job runs.
+constexpr JobCheck<JobView> kJobScript[] = {
+    {&GRS605, check_grs605, "gres.c:gres_job_state_validate"},
+    {&GRS606, check_grs606, "gres_gpu.c:gpu_p_job_set_env"},
+};
+
 // ----- Reported outside the stage lists -----------------------------------------------------
 
 /// The reader reports these while it reads a file (config_reader.cpp, hostlist.cpp); GRS008
@@ -336,6 +371,9 @@ constexpr const RuleInfo* kInReplay[] = {&GRS216, &GRS310, &GRS401, &GRS402, &GR
 template <class View>
 void place(std::vector<Placement>& out, std::string_view step, const Stage<View>& stage) {
   for (const Check<View>& c : stage) out.push_back(Placement{step, stage.name(), c.rule, c.follows});
+}
+void place(std::vector<Placement>& out, std::string_view step, const JobStage& stage) {
+  for (const JobCheck<JobView>& c : stage) out.push_back(Placement{step, stage.name(), c.rule, c.follows});
 }
 template <std::size_t N>
 void place(std::vector<Placement>& out, std::string_view step, const RuleInfo* const (&rules)[N]) {
@@ -365,6 +403,8 @@ const Stage<GresNameView> kGresNameStage{"gres.conf records of a GRES name", kGr
 const Stage<GresPluginView> kGresPluginLoadStage{"GRES plugin load", kGresPluginLoad};
 const Stage<RegistrationView> kRegistrationCountStage{"registration: counts", kRegistrationCount};
 const Stage<RegistrationView> kRegistrationTopologyStage{"registration: per-device topology", kRegistrationTopology};
+const JobStage kJobSubmissionStage{"job submission", kJobSubmission};
+const JobStage kJobScriptStage{"job script", kJobScript};
 
 std::vector<Placement> placements() {
   std::vector<Placement> out;
@@ -393,6 +433,8 @@ std::vector<Placement> placements() {
   place(out, "registration", kRegistrationTopologyStage);
   place(out, "replay (moving)", kInReplay);
   place(out, "hardware", kHardware);
+  place(out, "job", kJobSubmissionStage);
+  place(out, "job", kJobScriptStage);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include "greslint/diagnostic.hpp"
 #include "rules/check.hpp"
 #include "rules/views.hpp"
+#include "rules/job_view.hpp"
 
 namespace greslint::rules {
 
@@ -214,5 +215,29 @@ extern const RuleInfo GRS505;  // cpu-ids-as-core-ids
 extern const RuleInfo GRS506;  // node-topology-differs
 extern const RuleInfo GRS507;  // type-not-in-model-name
 extern const RuleInfo GRS508;  // autodetect-affinity-splits-socket
+
+// GRS6xx: job scripts against the cluster (greslint job; src/job/, JobView).
+extern const RuleInfo GRS600;  // job-placement
+JobOutcome check_grs600(const JobView&, Reporter&);
+extern const RuleInfo GRS601;  // job-gres-invalid
+JobOutcome check_grs601(const JobView&, Reporter&);
+extern const RuleInfo GRS602;  // job-no-node-fits
+JobOutcome check_grs602(const JobView&, Reporter&);
+extern const RuleInfo GRS603;  // job-gpu-type-unknown
+JobOutcome check_grs603(const JobView&, Reporter&);
+extern const RuleInfo GRS604;  // job-never-starts
+JobOutcome check_grs604(const JobView&, Reporter&);
+extern const RuleInfo GRS605;  // job-mixes-gres-and-gpus
+JobOutcome check_grs605(const JobView&, Reporter&);
+extern const RuleInfo GRS606;  // job-sets-visible-devices
+JobOutcome check_grs606(const JobView&, Reporter&);
+extern const RuleInfo GRS607;  // job-invalid-partition
+JobOutcome check_grs607(const JobView&, Reporter&);
+extern const RuleInfo GRS608;  // job-invalid-feature
+JobOutcome check_grs608(const JobView&, Reporter&);
+extern const RuleInfo GRS609;  // job-gpus-per-task-without-tasks
+JobOutcome check_grs609(const JobView&, Reporter&);
+extern const RuleInfo GRS610;  // job-invalid-gres-flags
+JobOutcome check_grs610(const JobView&, Reporter&);
 
 }  // namespace greslint::rules

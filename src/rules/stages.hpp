@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rules/check.hpp"
+#include "rules/job_view.hpp"
 #include "rules/views.hpp"
 
 namespace greslint::rules {
@@ -62,6 +63,28 @@ extern const Stage<GresPluginView> kGresPluginLoadStage;
 extern const Stage<RegistrationView> kRegistrationCountStage;
 /// Only for names whose records slurmctld tracks per device.
 extern const Stage<RegistrationView> kRegistrationTopologyStage;
+
+/// A job's checks (greslint job), in the order slurmctld refuses a job: the first that
+/// rejects it (or leaves it pending) ends the list, as job_mgr.c:_job_create returns at its
+/// first error.
+class JobStage {
+ public:
+  template <std::size_t N>
+  constexpr JobStage(std::string_view name, const JobCheck<JobView> (&checks)[N])
+      : name_(name), first_(checks), size_(N) {}
+  constexpr std::string_view name() const { return name_; }
+  constexpr const JobCheck<JobView>* begin() const { return first_; }
+  constexpr const JobCheck<JobView>* end() const { return first_ + size_; }
+
+ private:
+  std::string_view name_;
+  const JobCheck<JobView>* first_;
+  std::size_t size_;
+};
+/// Submission: sbatch's own checks, then slurmctld's, until one refuses the job.
+extern const JobStage kJobSubmissionStage;
+/// What the script does once it runs; always all of them.
+extern const JobStage kJobScriptStage;
 
 /// Where a rule is checked: a step of Slurm's processing (and its stage list), or the reader,
 /// the suppression pass or node-check. For the registry's own tests.

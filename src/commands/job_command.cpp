@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+// `greslint job SCRIPT... [--cluster DIR]`: job scripts' GPU requests against the cluster
+// (src/job/; rules GRS6xx). Findings, formats and exit codes are lint's.
+#include <unistd.h>
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+#include "commands/command.hpp"
+#include "commands/lint_session.hpp"
+#include "commands/report_options.hpp"
+#include "greslint/lint.hpp"
+#include "job/job_check.hpp"
+#include "util.hpp"
+
+namespace greslint::cli {
+namespace {
+
+std::optional<std::string> read_whole(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return std::nullopt;
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+class JobCommand final : public Command {
+ public:
+  void add_to(CLI::App& app) override {
+    app_ = app.add_subcommand("job", "check job scripts' GPU requests against the cluster");
+    CLI::App& cmd = *app_;
+    cmd.add_option("SCRIPT", scripts_, "job scripts (their #SBATCH lines, srun lines and environment)")->required();
+    cmd.add_option("--cluster", cluster_, "the cluster's configuration: a directory holding slurm.conf, or the file "
+                                          "(default: as for lint)");
+    cmd.add_option("--args", args_, "an sbatch command line given before each script (\"-p gpu --gres=gpu:2\")");
+    cmd.add_option("--slurm-version", o_.slurm_version, "Slurm release to model (22.05 ... 26.05)");
+    add_report_options(cmd, o_, text_);
+  }
+
+  int run(std::ostream& out, std::ostream& err) override {
+    if (!apply_report_options(*app_, text_, o_, err)) return 2;
+    if (!cluster_.empty()) o_.paths = {cluster_};
+    if (!load_config_file(o_, err)) return 2;
+    auto run = analyze_configuration(o_, err);
+    if (!run) return 2;
+    if (!run->cluster.startup_fatal.empty()) {
+      err << fmt::format("greslint: slurmctld does not start with {}, so it takes no job: {}\n", run->slurm_conf,
+                         run->cluster.startup_fatal);
+      return 2;
+    }
+    const job::JobCluster cluster = job::job_cluster(run->cluster);
+    FileId args;
+    if (!args_.empty()) args = run->sources.add("<--args>", args_);
+    Reporter reporter;
+    LintReport report;
+    for (const std::string& path : scripts_) {
+      auto text = read_whole(path);
+      if (!text) {
+        err << fmt::format("greslint: cannot read {}\n", path);
+        return 2;
+      }
+      const FileId file = run->sources.add(path, std::move(*text));
+      report.inputs.push_back(path);
+      job::check_job(job::read_job_script(run->sources, file, args), cluster, run->version.version, reporter);
+    }
+    auto overrides = parse_severity_overrides(o_.severity, err);
+    if (!overrides) return 2;
+    for (Diagnostic& d : reporter.diagnostics()) {
+      if (!rule_selected(*d.rule, o_)) continue;
+      for (const auto& [rule, severity] : *overrides)
+        if (rule == d.rule) d.severity = severity;
+      report.diagnostics.push_back(std::move(d));
+    }
+    report.slurm_version = run->version.version;
+    report.version_source = run->version.source;
+    return write(report, *run, out, err) ? exit_code_for(report.diagnostics, o_.fail_level) : 2;
+  }
+
+ private:
+  bool write(const LintReport& report, const Analysis& run, std::ostream& out, std::ostream& err) const {
+    EmitOptions eo;
+    eo.color = o_.color && o_.output.empty();
+    char cwd[4096];
+    eo.base_dir = ::getcwd(cwd, sizeof(cwd)) ? cwd : dirname_of(run.slurm_conf);
+    if (o_.output.empty()) {
+      if (!(o_.quiet && report.diagnostics.empty())) emit_report(o_.format, report, run.sources, eo, out);
+      return true;
+    }
+    std::ofstream file(o_.output);
+    if (!file) {
+      err << fmt::format("greslint: cannot write {}\n", o_.output);
+      return false;
+    }
+    emit_report(o_.format, report, run.sources, eo, file);
+    return true;
+  }
+
+  LintOptions o_;
+  ReportOptionText text_;
+  std::vector<std::string> scripts_;
+  std::string cluster_;
+  std::string args_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_job_command() { return std::make_unique<JobCommand>(); }
+
+}  // namespace greslint::cli

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --gres=gpu:1G.10GB:1
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --gpus=3g.40gb:2
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --gres=gpu:1g.10gb:4
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --gres=gpu:4 -w w01
+srun hostname

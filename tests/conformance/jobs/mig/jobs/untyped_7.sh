@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --gres=gpu:7
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --gres=gpu:10
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --gres=mps:50
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p big --gres=shard:1
+srun hostname

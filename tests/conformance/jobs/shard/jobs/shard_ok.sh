@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --gres=shard:4
+srun hostname

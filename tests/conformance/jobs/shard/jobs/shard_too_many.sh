@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --gres=shard:17
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --gres=shard:l40:2
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --part=gpu --gpus-per-n=a100:4
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p cpu --gres=gpu:1
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p gpu --gres=gpu:1 -C h100
+srun hostname

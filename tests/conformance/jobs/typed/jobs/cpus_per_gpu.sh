@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p gpu --gpus=2 --cpus-per-gpu=40 --gpus-per-node=2
+srun hostname

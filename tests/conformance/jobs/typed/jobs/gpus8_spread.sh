@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p gpu --gpus=8 -C a100
+srun hostname

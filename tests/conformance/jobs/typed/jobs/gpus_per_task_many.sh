@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p gpu -N 1 -n 8 --gpus-per-task=1 -C a100
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p gpu --gpus=V100:8
+srun hostname

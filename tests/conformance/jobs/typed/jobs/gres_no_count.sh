@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p v100 --gres=gpu
+srun hostname

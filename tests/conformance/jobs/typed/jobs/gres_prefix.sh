@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p gpu --gres=gres/gpu:a100:1
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p gpu --gpus-per-node=a100:4 --mem-per-gpu=100G
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p gpu --gres=GPU:1
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --partition=gpu --gres=gpu:a100:2
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SLURM -p gpu --gres=gpu:a100:1
+srun hostname

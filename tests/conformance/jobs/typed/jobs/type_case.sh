@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --partition=gpu --gres=gpu:v100:2
+srun hostname

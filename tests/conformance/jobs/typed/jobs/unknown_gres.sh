@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p gpu --gres=fpga:1
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p small --gres=gpu:1
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p gpu --gpus=6
+srun hostname
