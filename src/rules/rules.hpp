@@ -213,5 +213,7 @@ extern const RuleInfo GRS609;  // job-gpus-per-task-without-tasks
 JobOutcome check_grs609(const JobView&, Reporter&);
 extern const RuleInfo GRS610;  // job-invalid-gres-flags
 JobOutcome check_grs610(const JobView&, Reporter&);
+extern const RuleInfo GRS611;  // job-conflicting-options
+JobOutcome check_grs611(const JobView&, Reporter&);
 
 }  // namespace greslint::rules
