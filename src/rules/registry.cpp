@@ -129,6 +129,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS608", &GRS608},
     {"GRS609", &GRS609},
     {"GRS610", &GRS610},
+    {"GRS611", &GRS611},
 };
 
 constexpr bool sorted_and_unique(const RuleEntry* first, const RuleEntry* last) {
@@ -338,6 +339,7 @@ constexpr Check<RegistrationView> kRegistrationTopology[] = {
 // where an accepted job can run.
 constexpr JobCheck<JobView> kJobSubmission[] = {
     {&GRS610, check_grs610, "slurm_opt.c:arg_set_gres_flags"},
+    {&GRS611, check_grs611, "slurm_opt.c:validate_options"},
     {&GRS609, check_grs609, "gres.c:gres_job_state_validate"},
     {&GRS607, check_grs607, "job_mgr.c:_get_job_parts"},
     {&GRS601, check_grs601, "gres.c:gres_job_state_validate"},

@@ -185,6 +185,8 @@ Outcome check_grs306(const RegistrationView&, Findings&);
 extern const RuleInfo GRS310;  // gres-conf-unknown-node
 extern const RuleInfo GRS311;  // cores-split-socket
 Outcome check_grs311(const RegistrationView&, Findings&);
+/// Whether slurmctld's socket-boundary check (24.11+) rejects this record's Cores=.
+bool splits_socket(const GresRecord& r, const RegistrationView& v);
 extern const RuleInfo GRS312;  // links-longer-than-gpus
 Outcome check_grs312(const RegistrationView&, Findings&);
 extern const RuleInfo GRS313;  // shared-file-unmatched
@@ -239,5 +241,7 @@ extern const RuleInfo GRS609;  // job-gpus-per-task-without-tasks
 JobOutcome check_grs609(const JobView&, Reporter&);
 extern const RuleInfo GRS610;  // job-invalid-gres-flags
 JobOutcome check_grs610(const JobView&, Reporter&);
+extern const RuleInfo GRS611;  // job-conflicting-options
+JobOutcome check_grs611(const JobView&, Reporter&);
 
 }  // namespace greslint::rules
