@@ -366,8 +366,8 @@ constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
 /// node-check compares the model's per-node lines with the hardware (hardware/node_checker.cpp,
 /// autodetect_check.cpp).
 constexpr const RuleInfo* kHardware[] = {&GRS501, &GRS502, &GRS503, &GRS504, &GRS505, &GRS506, &GRS507, &GRS508};
-/// Still checked in the replay's own code (src/model/replay_records.cpp, replay_merge.cpp, replay.cpp,
-/// policy.cpp, classes.cpp, inputs.cpp) while they move to stage lists one by one.
+/// Still checked in the model's own code while they move to stage lists: GRS216 in
+/// src/model/inputs.cpp, GRS310 in classes.cpp, GRS4xx in policy.cpp.
 constexpr const RuleInfo* kInReplay[] = {&GRS216, &GRS310, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
 
 template <class View>
