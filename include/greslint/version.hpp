@@ -63,6 +63,9 @@ class VersionProfile {
   bool type_not_configured_drains() const noexcept { return version_ >= kSlurm2311; }
   /// 24.11+: an unreadable Cores= invalidates the node at registration (F8).
   bool invalid_cores_invalidates_node() const noexcept { return version_ >= kSlurm2411; }
+  /// 26.05: after an unreadable Cores=, slurmctld keeps only the records it read before it as
+  /// the node's topology (earlier releases keep every slot, the unread ones empty).
+  bool unread_records_leave_topology() const noexcept { return version_ >= kSlurm2605; }
   SocketBoundaryCheck socket_boundary_check() const noexcept {
     if (version_ >= kSlurm2511) return SocketBoundaryCheck::single_socket_or_all;
     if (version_ >= kSlurm2411) return SocketBoundaryCheck::per_socket;

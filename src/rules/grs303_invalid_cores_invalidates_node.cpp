@@ -11,17 +11,24 @@ const RuleInfo GRS303{"GRS303", "invalid-cores-invalidates-node", Severity::erro
                       "slurmctld cannot read a Cores= list and invalidates the node (Slurm 24.11+)"};
 
 namespace {
-/// The first record whose Cores= slurmctld cannot read (24.11+), or records.size().
+/// The first record whose Cores= slurmctld cannot read (24.11+), or records.size(). slurmctld
+/// walks the records once, reading each Cores= and then checking it against the sockets, so
+/// a record before it that splits a socket stops the walk first (GRS311 reports that one).
 std::size_t first_unreadable_cores(const RegistrationView& v) {
   if (!v.profile.invalid_cores_invalidates_node()) return v.records.size();
-  for (std::size_t i = 0; i < v.records.size(); ++i)
+  for (std::size_t i = 0; i < v.records.size(); ++i) {
     if (v.records[i].cores && !v.records[i].core_bits) return i;
+    if (splits_socket(v.records[i], v)) break;
+  }
   return v.records.size();
 }
 
 /// The drain reason: it comes from the checks on the half-built topology (F8).
 std::string half_built_reason(const RegistrationView& v, std::size_t usable) {
   const auto& recs = v.records;
+  // With no record read, 26.05's per-type check finds no topology to count and sets no
+  // reason: scontrol shows the node INVAL with Reason=(null).
+  if (usable == 0 && v.profile.unread_records_leave_topology()) return {};
   const bool typed = std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return r.type.has_value(); });
   if (typed && recs.size() > 1) {
     for (const auto& t : v.configured.types) {

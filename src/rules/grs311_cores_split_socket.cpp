@@ -33,6 +33,12 @@ int split_socket(const std::vector<std::uint32_t>& bits, const Topology& topo, S
 }
 }  // namespace
 
+bool splits_socket(const GresRecord& r, const RegistrationView& v) {
+  const auto rule = v.profile.socket_boundary_check();
+  return rule != SocketBoundaryCheck::none && r.core_bits && !r.core_bits->empty() &&
+         split_socket(*r.core_bits, v.node.topo, rule) >= 0;
+}
+
 // 24.11+: Cores= must follow socket boundaries; the first record that does not drains the node.
 Outcome check_grs311(const RegistrationView& v, Findings& out) {
   const auto rule = v.profile.socket_boundary_check();
