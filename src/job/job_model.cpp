@@ -327,12 +327,16 @@ JobRequest read_request(const JobScript& script, const JobCluster& cluster, Slur
   for (const auto& [name, per] : gpu_options)
     if (const JobOption* o = script.last(name)) {
       if (!job.gpus_option) job.gpus_option = o;
-      if (!read_gpu_ask(*o, per, job.asks) && !job.bad_gres) job.bad_gres = o->value;
+      const bool gpu_known =
+          std::find(cluster.grestypes.begin(), cluster.grestypes.end(), "gpu") != cluster.grestypes.end();
+      if ((!read_gpu_ask(*o, per, job.asks) || !gpu_known) && !job.bad_gres) job.bad_gres = std::string(o->value);
     }
   if (job.gres_option && job.gpus_option && !job.bad_gres &&
       std::any_of(job.asks.begin(), job.asks.end(), [](const GresAsk& a) { return is_shared_gres(a.name); }))
     job.bad_gres = std::string(job.gres_option->value);
   if (const JobOption* f = script.last("gres-flags")) job.gres_flags = f;
+  if (!job.ntasks && job.ntasks_per_node && version < SlurmVersion{23, 2})
+    job.ntasks = *job.ntasks_per_node * job.min_nodes;
   job.version = version;
   if (const JobOption* c = script.last("constraint")) {
     job.constraint = c;

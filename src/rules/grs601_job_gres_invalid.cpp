@@ -10,7 +10,9 @@ const RuleInfo GRS601{"GRS601", "job-gres-invalid", Severity::error, Effect::rej
 
 JobOutcome check_grs601(const JobView& v, Reporter& out) {
   if (!v.job.bad_gres) return JobOutcome::accepted();
-  const job::JobOption* o = v.job.gres_option ? v.job.gres_option : v.job.gpus_option;
+  const job::JobOption* o = v.job.gres_option && v.job.gres_option->value.find(*v.job.bad_gres) != std::string::npos
+                                ? v.job.gres_option
+                                : v.job.gpus_option;
   std::string names;
   for (const std::string& g : v.cluster.grestypes) names += (names.empty() ? "" : ",") + g;
   out.report(GRS601, job_span(v, o), "\"" + *v.job.bad_gres + "\" is no GRES request slurmctld can read")

@@ -20,7 +20,9 @@ std::string why_not(const JobView& v, const PartitionFit& f) {
     const job::JobNode& first = v.cluster.nodes[p.nodes.front()];
     const std::string why = job::fits_node(v.job, first).why;
     return fmt::format("in partition {}, {}{} {}", p.name, first.name,
-                       p.nodes.size() > 1 ? fmt::format(" (and {} more nodes)", p.nodes.size() - 1) : "", why);
+                       p.nodes.size() > 1 ? fmt::format(" (and {} more node{})", p.nodes.size() - 1, p.nodes.size() > 2 ? "s" : "")
+                                         : "",
+                       why);
   }
   if (v.gpus_per_job > f.gpus)
     return fmt::format("partition {} has {} GPUs that fit, the job asks for {}", p.name, f.gpus, v.gpus_per_job);

@@ -11,6 +11,10 @@ const RuleInfo GRS609{"GRS609", "job-gpus-per-task-without-tasks", Severity::err
 JobOutcome check_grs609(const JobView& v, Reporter& out) {
   const job::JobOption* per_task = v.script.last("gpus-per-task");
   if (!per_task || v.job.ntasks || v.script.last("gpus")) return JobOutcome::accepted();
+  // 22.05's sbatch derives the task count from --ntasks-per-node; 24.11 and 26.05 do not
+  // (live case typed/per_task_per_node). Releases between: assumed from 23.02, where the
+  // message changed.
+  if (v.job.ntasks_per_node && v.version < SlurmVersion{23, 2}) return JobOutcome::accepted();
   // gres.c:gres_job_state_validate, which sbatch runs itself; 23.02 names --tres-per-task too.
   const std::string message =
       v.version >= SlurmVersion{23, 2}

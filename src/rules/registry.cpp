@@ -130,6 +130,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS608", &GRS608},
     {"GRS609", &GRS609},
     {"GRS610", &GRS610},
+    {"GRS611", &GRS611},
 };
 
 constexpr bool sorted_and_unique(const RuleEntry* first, const RuleEntry* last) {
@@ -265,6 +266,59 @@ constexpr Check<NodeGresView> kNodeGres[] = {
     {&GRS115, check_grs115, "gres.c:_get_gres_cnt"},
 };
 
+// ----- slurmd reads gres.conf for a node class (gres.c:gres_g_node_config_load) -----------
+
+// gres.conf's AutoDetect= line, which _parse_gres_config takes before any record.
+constexpr Check<GresLoadView> kGresConfAutoDetect[] = {
+    {&GRS204, check_grs204_global, "gres.c:_parse_gres_config AutoDetect"},
+};
+
+// Each record line the node reads, in file order: _parse_gres_config's keys in its order,
+// up to File=, which the model then expands (kGresRecordAfterFiles goes on from there).
+constexpr Check<GresRecordView> kGresRecord[] = {
+    {&GRS203, check_grs203, "gres.c:_parse_gres_config AutoDetect"},
+    {&GRS204, check_grs204_line, "gres.c:_parse_gres_config AutoDetect"},
+    {&GRS207, check_grs207, "gres.c:_parse_gres_config AutoDetect"},
+    {&GRS202, check_grs202, "gres.c:_parse_gres_config Name"},
+    {&GRS208, check_grs208, "gres.c:_parse_gres_config Cores"},
+    {&GRS209, check_grs209, "gres.c:_parse_gres_config File"},
+    {&GRS215, check_grs215, "gres.c:_parse_gres_config File"},
+};
+
+constexpr Check<GresRecordView> kGresRecordAfterFiles[] = {
+    {&GRS210, check_grs210, "gres.c:_parse_gres_config MultipleFiles"},
+    {&GRS205, check_grs205, "gres.c:_parse_gres_config Flags"},
+    {&GRS206, check_grs206, "gres.c:_parse_gres_config Flags"},
+    {&GRS214, check_grs214, "gres.c:_parse_gres_config Links"},
+    {&GRS211, check_grs211_unreadable, "gres.c:_parse_gres_config Count"},
+    {&GRS212, check_grs212, "gres.c:_parse_gres_config Count"},
+    {&GRS211, check_grs211_too_large, "gres.c:_parse_gres_config Count value"},
+    {&GRS201, check_grs201, "gres.c:_parse_gres_config Name"},
+};
+
+// The node's records once the file is read (Name= records first, then NodeName= ones).
+constexpr Check<GresLoadView> kGresNodeRecords[] = {
+    {&GRS221, check_grs221, "gres.c:_parse_gres_config File"},
+    {&GRS223, check_grs223, "gres.c:gres_g_node_config_load"},
+    {&GRS116, check_grs116, "gres.c:_foreach_slurm_conf"},
+};
+
+// Each GRES name in context order: the node's records of the name checked against each other
+// and slurm.conf, before slurmd merges them with the slurm.conf counts.
+constexpr Check<GresNameView> kGresName[] = {
+    {&GRS217, check_grs217, "gres.c:_validate_gres_conf"},
+    {&GRS218, check_grs218, "gres.c:_validate_gres_conf"},
+    {&GRS219, check_grs219, "gres.c:_validate_gres_conf"},
+    {&GRS302, check_grs302, "gres.c:_check_conf_mismatch"},
+};
+
+// Each name's plugin loads the merged records, in context order (gpu before mps and shard).
+constexpr Check<GresPluginView> kGresPluginLoad[] = {
+    {&GRS220, check_grs220, "gres.c:gres_node_config_load"},
+    {&GRS314, check_grs314, "gres_c_s.c:gres_c_s_init_share_devices"},
+    {&GRS313, check_grs313, "gres_c_s.c:_delete_leftovers"},
+};
+
 // ----- Registration: slurmctld validates what slurmd reports, per GRES name ---------------
 
 constexpr Check<RegistrationView> kRegistrationCount[] = {
@@ -291,6 +345,7 @@ constexpr Check<RegistrationView> kRegistrationTopology[] = {
 // where an accepted job can run.
 constexpr JobCheck<JobView> kJobSubmission[] = {
     {&GRS610, check_grs610, "slurm_opt.c:arg_set_gres_flags"},
+    {&GRS611, check_grs611, "slurm_opt.c:validate_options"},
     {&GRS609, check_grs609, "gres.c:gres_job_state_validate"},
     {&GRS607, check_grs607, "job_mgr.c:_get_job_parts"},
     {&GRS601, check_grs601, "gres.c:gres_job_state_validate"},
@@ -317,9 +372,9 @@ constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
 /// node-check compares the model's per-node lines with the hardware (hardware/node_checker.cpp,
 /// autodetect_check.cpp).
 constexpr const RuleInfo* kHardware[] = {&GRS501, &GRS502, &GRS503, &GRS504, &GRS505, &GRS506, &GRS507, &GRS508};
-/// Still checked in the replay's own code (src/model/replay_records.cpp, replay_merge.cpp, replay.cpp,
-/// policy.cpp, classes.cpp, inputs.cpp) while they move to stage lists one by one.
-constexpr const RuleInfo* kInReplay[] = {&GRS116, &GRS201, &GRS202, &GRS203, &GRS204, &GRS205, &GRS206, &GRS207, &GRS208, &GRS209, &GRS210, &GRS211, &GRS212, &GRS214, &GRS215, &GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS221, &GRS223, &GRS302, &GRS310, &GRS313, &GRS314, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
+/// Still checked in the model's own code while they move to stage lists: GRS216 in
+/// src/model/inputs.cpp, GRS310 in classes.cpp, GRS4xx in policy.cpp.
+constexpr const RuleInfo* kInReplay[] = {&GRS216, &GRS310, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
 
 template <class View>
 void place(std::vector<Placement>& out, std::string_view step, const Stage<View>& stage) {
@@ -349,6 +404,12 @@ const Stage<NodeNameLineView> kNodeNameLineStage{"NodeName line", kNodeNameLine}
 const Stage<NodeAddressView> kNodeAddressStage{"NodeAddr/NodeHostname list", kNodeAddress};
 const Stage<PartitionView> kPartitionStage{"PartitionName line", kPartition};
 const Stage<NodeGresView> kNodeGresStage{"node Gres=", kNodeGres};
+const Stage<GresLoadView> kGresConfAutoDetectStage{"gres.conf AutoDetect=", kGresConfAutoDetect};
+const Stage<GresRecordView> kGresRecordStage{"gres.conf record", kGresRecord};
+const Stage<GresRecordView> kGresRecordAfterFilesStage{"gres.conf record, File= expanded", kGresRecordAfterFiles};
+const Stage<GresLoadView> kGresNodeRecordsStage{"the node's gres.conf records", kGresNodeRecords};
+const Stage<GresNameView> kGresNameStage{"gres.conf records of a GRES name", kGresName};
+const Stage<GresPluginView> kGresPluginLoadStage{"GRES plugin load", kGresPluginLoad};
 const Stage<RegistrationView> kRegistrationCountStage{"registration: counts", kRegistrationCount};
 const Stage<RegistrationView> kRegistrationTopologyStage{"registration: per-device topology", kRegistrationTopology};
 const JobStage kJobSubmissionStage{"job submission", kJobSubmission};
@@ -372,6 +433,12 @@ std::vector<Placement> placements() {
   place(out, "slurm.conf start-up", kPartitionStage);
   place(out, "slurm.conf start-up", kSelectNodeInitStage);
   place(out, "node Gres=", kNodeGresStage);
+  place(out, "gres.conf load", kGresConfAutoDetectStage);
+  place(out, "gres.conf load", kGresRecordStage);
+  place(out, "gres.conf load", kGresRecordAfterFilesStage);
+  place(out, "gres.conf load", kGresNodeRecordsStage);
+  place(out, "gres.conf load", kGresNameStage);
+  place(out, "gres.conf load", kGresPluginLoadStage);
   place(out, "registration", kRegistrationCountStage);
   place(out, "registration", kRegistrationTopologyStage);
   place(out, "replay (moving)", kInReplay);

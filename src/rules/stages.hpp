@@ -51,6 +51,15 @@ extern const Stage<NodeTableView> kSelectNodeInitStage;
 // A node class's slurm.conf Gres=.
 extern const Stage<NodeGresView> kNodeGresStage;
 
+// slurmd reads gres.conf for a node class (slurmctld too, for CLOUD nodes).
+extern const Stage<GresLoadView> kGresConfAutoDetectStage;
+/// Each record line up to File=; then, File= expanded, kGresRecordAfterFilesStage.
+extern const Stage<GresRecordView> kGresRecordStage;
+extern const Stage<GresRecordView> kGresRecordAfterFilesStage;
+extern const Stage<GresLoadView> kGresNodeRecordsStage;
+extern const Stage<GresNameView> kGresNameStage;
+extern const Stage<GresPluginView> kGresPluginLoadStage;
+
 // Registration: slurmctld validates what slurmd reports, per node class and GRES name.
 extern const Stage<RegistrationView> kRegistrationCountStage;
 /// Only for names whose records slurmctld tracks per device.

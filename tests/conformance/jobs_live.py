@@ -94,7 +94,7 @@ def sbatch_line(out):
 def rejection(line):
     """sbatch's error line without its prefixes: the controller's message."""
     for prefix in ("Batch job submission failed: ",
-                   "Job submit/allocate failed: "):
+                   "Job submit/allocate failed: ", "sbatch: fatal: "):
         if prefix in line:
             return line.split(prefix, 1)[1]
     return line

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --gpus=1
+srun hostname

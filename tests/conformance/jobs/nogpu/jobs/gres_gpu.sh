@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --gres=gpu:1
+srun hostname

@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH --gres=gpu:l40:1
+srun hostname

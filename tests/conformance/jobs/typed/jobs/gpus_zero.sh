@@ -1,0 +1,3 @@
+#!/bin/bash
+#SBATCH -p gpu --gpus=0
+srun hostname
