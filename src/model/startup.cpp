@@ -45,6 +45,7 @@ void Analyzer::build_nodes() {
   std::size_t next_list = 0;
   NodeDefaults defaults;  // NodeName=DEFAULT lines accumulate; each line sees them as they are then
   std::vector<DuplicateNode> duplicates;
+  bool after_multi_node_line = false;
   for (const Directive* d : lines) {
     using Kind = rules::NodeNameLineView::Kind;
     const std::string_view value = d->head().value;
@@ -56,10 +57,12 @@ void Analyzer::build_nodes() {
     std::optional<LimitExceeded> stop = line ? over_limits(*list->list, d->head().value_span) : std::nullopt;
     duplicates.clear();
     if (line && !stop) add_nodes(*line, *list->list, duplicates);
-    const rules::NodeNameLineView view{profile_, *d, kind, list, line ? &*line : nullptr, duplicates, cluster_.node_names};
+    const rules::NodeNameLineView view{profile_, *d,         kind, list, line ? &*line : nullptr, duplicates,
+                                       cluster_.node_names,      after_multi_node_line};
     for (const auto& check : rules::kNodeNameLineStage) ctld_.apply(check.run(view, findings_));
     if (line) check_addresses(*d, *line, list->list->size());
     if (stop) throw *stop;
+    if (list && list->ok() && list->list->size() > 1) after_multi_node_line = true;
     if (kind == Kind::defaults)
       for (std::size_t i = 1; i < d->pairs.size(); ++i) defaults[to_lower(d->pairs[i].spec->name)] = &d->pairs[i];
     if (line) node_lines_.push_back(std::move(*line));

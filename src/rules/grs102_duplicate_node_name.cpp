@@ -9,13 +9,18 @@ namespace greslint::rules {
 const RuleInfo GRS102{"GRS102", "duplicate-node-name", Severity::error, Effect::fatal, Daemon::slurmctld,
                       "a node is defined on more than one NodeName line: the daemons refuse the configuration"};
 
-// The model keeps the first definition of a name and lists the others for this check.
+// The model keeps the first definition of a name and lists the others for this check. Two
+// places in slurmctld refuse a name given twice: the node records (node_conf.c, "Duplicated
+// NodeHostName"), built line by line, and the name table (read_config.c, "Duplicated
+// NodeName"), built over all lines once a line names more than one node. Whichever meets the
+// name first decides; live on 22.05, 24.11 and 26.05 (cases a10, a10d, a10e).
 Outcome check_grs102(const NodeNameLineView& v, Findings& out) {
   if (v.duplicates.empty()) return Outcome::proceed();
+  const bool node_records_first = v.profile.duplicate_node_message_is_hostname() || !v.after_multi_node_line;
   std::string first_reason;
   for (const DuplicateNode& d : v.duplicates) {
     const std::string& host = v.node_names[d.node];
-    std::string slurm = v.profile.duplicate_node_message_is_hostname()
+    std::string slurm = node_records_first
                             ? fmt::format("Duplicated NodeHostName {} in config file", host)
                             : fmt::format("Duplicated NodeName {} in the config file", host);
     out.report(GRS102, d.span, fmt::format("node {} is defined twice", host))
