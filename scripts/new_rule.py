@@ -31,6 +31,12 @@ STAGES = {
     "node-address": ("kNodeAddress", "NodeAddressView"),
     "partition": ("kPartition", "PartitionView"),
     "node-gres": ("kNodeGres", "NodeGresView"),
+    "gres-conf-autodetect": ("kGresConfAutoDetect", "GresLoadView"),
+    "gres-record": ("kGresRecord", "GresRecordView"),
+    "gres-record-after-files": ("kGresRecordAfterFiles", "GresRecordView"),
+    "gres-node-records": ("kGresNodeRecords", "GresLoadView"),
+    "gres-name": ("kGresName", "GresNameView"),
+    "gres-plugin-load": ("kGresPluginLoad", "GresPluginView"),
     "registration-count": ("kRegistrationCount", "RegistrationView"),
     "registration-topology": ("kRegistrationTopology", "RegistrationView"),
 }

@@ -30,6 +30,7 @@
 #include "model/limits.hpp"
 #include "model/node_index.hpp"
 #include "rules/check.hpp"
+#include "rules/stages.hpp"
 #include "rules/startup_words.hpp"
 #include "rules/views.hpp"
 
@@ -63,6 +64,7 @@ struct ClassReplay {
   const NodeLine& node;
   const std::vector<const GresLine*>& lines;  ///< the gres.conf lines the class reads
   Verdict load_fatal;  ///< what a fatal of slurmd's gres.conf load is (slurmctld's for CLOUD nodes)
+  rules::GresLoad load;  ///< what the gres.conf load checks know of the class
   std::map<std::string, GresCount> conf = {};  ///< slurm.conf Gres= per GRES name (stage B)
   std::vector<GresRecord> records = {};        ///< in slurmd's record order (stage C)
   std::optional<std::string> node_autodetect = {};  ///< a NodeName= line's AutoDetect=
@@ -106,6 +108,7 @@ class Analyzer {
   void check_accounting_tres();
   void check_cgroup_conf();
   rules::NodeTableView node_table_view() const;
+  void check_license_init();
   void check_priority_init();
   void check_node_table();
   void check_select_node_init();
@@ -140,27 +143,29 @@ class Analyzer {
   /// False when the load ends in a fatal (the class's verdict says which).
   bool read_records(ClassReplay& rp);
   LineRead read_line(ClassReplay& rp, const GresLine& line, PreviousFlags& previous, GresRecord& r);
-  bool read_cores(ClassReplay& rp, const GresLineKeys& keys, GresRecord& r);
-  bool read_files(ClassReplay& rp, const GresLineKeys& keys, GresRecord& r);
-  bool check_flags(ClassReplay& rp, GresRecord& r, PreviousFlags& previous);
-  void read_links(ClassReplay& rp, GresRecord& r);
-  bool read_count(ClassReplay& rp, const GresLineKeys& keys, GresRecord& r);
   bool known_autodetect(std::string_view value) const;
-  std::string known_autodetect_values_help() const;
-  DiagnosticBuilder report_load(const ClassReplay& rp, const RuleInfo& rule, Span span, std::string message);
+  rules::GresLoadView load_view(const ClassReplay& rp) const;
+  /// Applies a gres.conf load check's outcome to the class; false when the load stops there.
+  bool apply_load(ClassReplay& rp, const rules::Outcome& o);
+  /// Runs a gres.conf load stage: stop at a fatal, skip when a check ends the record.
+  template <class View>
+  LineRead run_load_stage(ClassReplay& rp, const rules::Stage<View>& stage, const View& view) {
+    for (const rules::Check<View>& check : stage) {
+      const rules::Outcome o = check.run(view, findings_);
+      if (!apply_load(rp, o)) return LineRead::stop;
+      if (o.skips_rest()) return LineRead::skip;
+    }
+    return LineRead::record;
+  }
   // ----- replay_merge.cpp: stages D and E --------------------------------------------
-  bool check_node_records(ClassReplay& rp);
   bool check_names(ClassReplay& rp);
-  bool check_record_mix(ClassReplay& rp, const std::string& name, const std::vector<GresRecord>& recs);
-  void check_beyond_slurm_conf(ClassReplay& rp, const std::string& name, const std::vector<GresRecord>& recs);
   void merge_with_slurm_conf(ClassReplay& rp);
   bool load_plugins(ClassReplay& rp);
   /// A CLOUD node's gres.conf load that stops slurmctld stops it for every node.
   void stop_at_first_cloud_load_fatal();
   /// Stage E for mps or shard: the plugin lays `name` onto the GPUs' device files
   /// (shared_gres.hpp). False when slurmd (or, for CLOUD nodes, slurmctld) exits there.
-  bool share_gres_devices(NodeClass& cls, std::map<std::string, std::vector<GresRecord>>& merged,
-                          const std::string& name, Verdict load_fatal);
+  bool share_gres_devices(ClassReplay& rp, const std::string& name);
   /// Stage F for one GRES name: the registration stage lists, their outcomes applied.
   void register_name(NodeClass& cls, rules::RegistrationView& view, std::optional<std::string>& drain_reason);
   // ----- policy.cpp ----------------------------------------------------------------
@@ -176,9 +181,6 @@ class Analyzer {
   void check_stranded_gpus(const GpuPolicyScope& g, const std::vector<bool>& offered);
   void check_autodetect_library(GpuPolicyScope& g);
 
-  DiagnosticBuilder report_for(const RuleInfo& rule, Span span, std::string message) {
-    return findings_.report(rule, span, std::move(message));
-  }
   void fatal(NodeClass& cls, Verdict v, std::string reason) {
     if (cls.verdict == Verdict::slurmctld_fatal || cls.verdict == Verdict::slurmd_fatal) return;
     cls.verdict = v;

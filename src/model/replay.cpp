@@ -44,9 +44,10 @@ void Analyzer::evaluate(NodeClass& cls, const NodeLine& node, const std::vector<
   cls.configured_gres = node.gres;
   cls.configured_gres_span = node.gres_span;
   // slurmctld runs slurmd's gres.conf load itself at start-up for CLOUD nodes (_gres_reconfig).
-  ClassReplay rp{cls, node, lines, node.cloud ? Verdict::slurmctld_fatal : Verdict::slurmd_fatal};
+  ClassReplay rp{cls, node, lines, node.cloud ? Verdict::slurmctld_fatal : Verdict::slurmd_fatal,
+                 rules::GresLoad{profile_, node, grestypes_}};
   check_node_gres(rp);                                       // B: slurm.conf Gres=
-  if (!read_records(rp) || !check_node_records(rp)) return;  // C: gres.conf for this node
+  if (!read_records(rp)) return;  // C: gres.conf for this node
   if (!check_names(rp)) return;                              // D: each name's records
   merge_with_slurm_conf(rp);
   if (!load_plugins(rp)) return;  // E: the plugins load them
@@ -140,50 +141,15 @@ void Analyzer::register_name(NodeClass& cls, rules::RegistrationView& view, std:
 
 namespace greslint::model {
 
-bool Analyzer::share_gres_devices(NodeClass& cls, std::map<std::string, std::vector<GresRecord>>& merged,
-                                  const std::string& name, Verdict load_fatal) {
+bool Analyzer::share_gres_devices(ClassReplay& rp, const std::string& name) {
+  std::map<std::string, std::vector<GresRecord>>& merged = rp.merged;
   std::vector<GresRecord> no_gpus;
   auto gpu = std::find_if(merged.begin(), merged.end(), [](const auto& kv) { return iequals(kv.first, "gpu"); });
-  std::uint64_t configured = 0, fileless = 0;
-  for (const GresRecord& r : merged[name]) (r.files ? configured : fileless) += r.count;
-  configured += fileless;
-  ShareOutcome o = share_devices(gpu == merged.end() ? no_gpus : gpu->second, merged[name], name,
-                                 profile_.sharing_splits_multiple_files());
-  if (!o.fatal.empty()) {
-    const std::string message =
-        o.no_sharing ? fmt::format(
-                           "{} is configured on {} but their GPUs have no device files to share (the plugin "
-                           "shares only Name=gpu lines with File=, spelt exactly so)",
-                           name, kNodes)
-        : o.fatal.find("with and without") != std::string::npos
-            ? fmt::format(
-                  "gres.conf gives {} {} of {} {} configured in slurm.conf; slurmd adds a File-less record for "
-                  "the rest, which cannot be mixed with File= records",
-                  kNodes, configured - fileless, configured, name)
-            : fmt::format("more than one {} line without File= for {}", name, kNodes);
-    DiagnosticBuilder b = report_for(rules::GRS314, cls.configured_gres_span, message);
-    b.slurm(o.fatal).help(
-        "give each GPU a File= and write the shared line with the GPUs' device files, or without File= once");
-    if (load_fatal == Verdict::slurmctld_fatal) b.effect(Effect::fatal, Daemon::slurmctld);
-    fatal(cls, load_fatal, o.fatal);
-    return false;
-  }
-  for (const ShareOutcome::Discarded& d : o.discarded) {
-    const Span at = d.from.span_of(d.from.multiple_files ? "MultipleFiles" : "File");
-    const std::string message =
-        d.file_is_a_gpu ? fmt::format(
-                              "a second {} line for {} on {}: the GPU keeps the first one's count, Slurm discards "
-                              "this one",
-                              name, d.file, kNodes)
-                        : fmt::format("{} File={} names a device file that no gpu line on {} has; Slurm discards it",
-                                      name, d.file, kNodes);
-    report_for(rules::GRS313, at, message)
-        .slurm(fmt::format("Discarding gres/'shared' configuration (File={}) without matching gres/'sharing' record",
-                           d.file))
-        .help(d.file_is_a_gpu ? "give each GPU one line (or one File-less line for all)"
-                              : "use the GPUs' exact device paths");
-    degrade(cls);
-  }
+  const std::vector<GresRecord> before = merged[name];
+  const ShareOutcome o = share_devices(gpu == merged.end() ? no_gpus : gpu->second, merged[name], name,
+                                       profile_.sharing_splits_multiple_files());
+  const rules::GresPluginView view{rp.load, name, before, &o};
+  if (run_load_stage(rp, rules::kGresPluginLoadStage, view) == LineRead::stop) return false;
   // _build_shared_dev_info: with no shared count at all on the node, the plugin's records go.
   std::uint64_t total = 0;
   for (const auto& [n, recs] : merged)

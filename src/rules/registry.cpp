@@ -65,6 +65,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS131", &GRS131},
     {"GRS132", &GRS132},
     {"GRS133", &GRS133},
+    {"GRS134", &GRS134},
     {"GRS160", &GRS160},
     {"GRS161", &GRS161},
     {"GRS201", &GRS201},
@@ -198,6 +199,11 @@ constexpr Check<SlurmConfView> kAccountingTres[] = {
 
 // controller.c: priority_g_init loads the priority plugin, after ctld_assoc_mgr_init and
 // before read_slurm_conf from 23.02 (22.05: after read_slurm_conf; Analyzer::run places it).
+// licenses.c:license_init: before select_g_init up to 24.05, after gres_init from 25.05.
+constexpr Check<SlurmConfView> kLicenseInit[] = {
+    {&GRS134, check_grs134_invalid_licenses, "licenses.c:license_init"},
+};
+
 constexpr Check<SlurmConfView> kPriorityInit[] = {
     {&GRS132, check_grs132_priority_weight_tres, "priority_multifactor.c:_internal_setup"},
 };
@@ -261,6 +267,59 @@ constexpr Check<NodeGresView> kNodeGres[] = {
     {&GRS115, check_grs115, "gres.c:_get_gres_cnt"},
 };
 
+// ----- slurmd reads gres.conf for a node class (gres.c:gres_g_node_config_load) -----------
+
+// gres.conf's AutoDetect= line, which _parse_gres_config takes before any record.
+constexpr Check<GresLoadView> kGresConfAutoDetect[] = {
+    {&GRS204, check_grs204_global, "gres.c:_parse_gres_config AutoDetect"},
+};
+
+// Each record line the node reads, in file order: _parse_gres_config's keys in its order,
+// up to File=, which the model then expands (kGresRecordAfterFiles goes on from there).
+constexpr Check<GresRecordView> kGresRecord[] = {
+    {&GRS203, check_grs203, "gres.c:_parse_gres_config AutoDetect"},
+    {&GRS204, check_grs204_line, "gres.c:_parse_gres_config AutoDetect"},
+    {&GRS207, check_grs207, "gres.c:_parse_gres_config AutoDetect"},
+    {&GRS202, check_grs202, "gres.c:_parse_gres_config Name"},
+    {&GRS208, check_grs208, "gres.c:_parse_gres_config Cores"},
+    {&GRS209, check_grs209, "gres.c:_parse_gres_config File"},
+    {&GRS215, check_grs215, "gres.c:_parse_gres_config File"},
+};
+
+constexpr Check<GresRecordView> kGresRecordAfterFiles[] = {
+    {&GRS210, check_grs210, "gres.c:_parse_gres_config MultipleFiles"},
+    {&GRS205, check_grs205, "gres.c:_parse_gres_config Flags"},
+    {&GRS206, check_grs206, "gres.c:_parse_gres_config Flags"},
+    {&GRS214, check_grs214, "gres.c:_parse_gres_config Links"},
+    {&GRS211, check_grs211_unreadable, "gres.c:_parse_gres_config Count"},
+    {&GRS212, check_grs212, "gres.c:_parse_gres_config Count"},
+    {&GRS211, check_grs211_too_large, "gres.c:_parse_gres_config Count value"},
+    {&GRS201, check_grs201, "gres.c:_parse_gres_config Name"},
+};
+
+// The node's records once the file is read (Name= records first, then NodeName= ones).
+constexpr Check<GresLoadView> kGresNodeRecords[] = {
+    {&GRS221, check_grs221, "gres.c:_parse_gres_config File"},
+    {&GRS223, check_grs223, "gres.c:gres_g_node_config_load"},
+    {&GRS116, check_grs116, "gres.c:_foreach_slurm_conf"},
+};
+
+// Each GRES name in context order: the node's records of the name checked against each other
+// and slurm.conf, before slurmd merges them with the slurm.conf counts.
+constexpr Check<GresNameView> kGresName[] = {
+    {&GRS217, check_grs217, "gres.c:_validate_gres_conf"},
+    {&GRS218, check_grs218, "gres.c:_validate_gres_conf"},
+    {&GRS219, check_grs219, "gres.c:_validate_gres_conf"},
+    {&GRS302, check_grs302, "gres.c:_check_conf_mismatch"},
+};
+
+// Each name's plugin loads the merged records, in context order (gpu before mps and shard).
+constexpr Check<GresPluginView> kGresPluginLoad[] = {
+    {&GRS220, check_grs220, "gres.c:gres_node_config_load"},
+    {&GRS314, check_grs314, "gres_c_s.c:gres_c_s_init_share_devices"},
+    {&GRS313, check_grs313, "gres_c_s.c:_delete_leftovers"},
+};
+
 // ----- Registration: slurmctld validates what slurmd reports, per GRES name ---------------
 
 constexpr Check<RegistrationView> kRegistrationCount[] = {
@@ -315,9 +374,9 @@ constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
 /// node-check compares the model's per-node lines with the hardware (hardware/node_checker.cpp,
 /// autodetect_check.cpp).
 constexpr const RuleInfo* kHardware[] = {&GRS501, &GRS502, &GRS503, &GRS504, &GRS505, &GRS506, &GRS507, &GRS508};
-/// Still checked in the replay's own code (src/model/replay_records.cpp, replay_merge.cpp, replay.cpp,
-/// policy.cpp, classes.cpp, inputs.cpp) while they move to stage lists one by one.
-constexpr const RuleInfo* kInReplay[] = {&GRS116, &GRS201, &GRS202, &GRS203, &GRS204, &GRS205, &GRS206, &GRS207, &GRS208, &GRS209, &GRS210, &GRS211, &GRS212, &GRS214, &GRS215, &GRS216, &GRS217, &GRS218, &GRS219, &GRS220, &GRS221, &GRS223, &GRS302, &GRS310, &GRS313, &GRS314, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
+/// Still checked in the model's own code while they move to stage lists: GRS216 in
+/// src/model/inputs.cpp, GRS310 in classes.cpp, GRS4xx in policy.cpp.
+constexpr const RuleInfo* kInReplay[] = {&GRS216, &GRS310, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
 
 template <class View>
 void place(std::vector<Placement>& out, std::string_view step, const Stage<View>& stage) {
@@ -337,6 +396,7 @@ const Stage<SlurmConfView> kSlurmConfValuesStage{"slurm.conf values", kSlurmConf
 const Stage<SelectPluginView> kSelectPluginStage{"SelectType plugin", kSelectPlugin};
 const Stage<SlurmConfView> kSlurmConfRecordsStage{"slurm.conf records", kSlurmConfRecords};
 const Stage<SlurmConfView> kAccountingTresStage{"AccountingStorageTRES", kAccountingTres};
+const Stage<SlurmConfView> kLicenseInitStage{"license init", kLicenseInit};
 const Stage<SlurmConfView> kPriorityInitStage{"priority plugin init", kPriorityInit};
 const Stage<CgroupConfView> kCgroupConfStage{"cgroup.conf", kCgroupConf};
 const Stage<NodeTableView> kNodeTableStage{"node table and partitions", kNodeTable};
@@ -346,6 +406,12 @@ const Stage<NodeNameLineView> kNodeNameLineStage{"NodeName line", kNodeNameLine}
 const Stage<NodeAddressView> kNodeAddressStage{"NodeAddr/NodeHostname list", kNodeAddress};
 const Stage<PartitionView> kPartitionStage{"PartitionName line", kPartition};
 const Stage<NodeGresView> kNodeGresStage{"node Gres=", kNodeGres};
+const Stage<GresLoadView> kGresConfAutoDetectStage{"gres.conf AutoDetect=", kGresConfAutoDetect};
+const Stage<GresRecordView> kGresRecordStage{"gres.conf record", kGresRecord};
+const Stage<GresRecordView> kGresRecordAfterFilesStage{"gres.conf record, File= expanded", kGresRecordAfterFiles};
+const Stage<GresLoadView> kGresNodeRecordsStage{"the node's gres.conf records", kGresNodeRecords};
+const Stage<GresNameView> kGresNameStage{"gres.conf records of a GRES name", kGresName};
+const Stage<GresPluginView> kGresPluginLoadStage{"GRES plugin load", kGresPluginLoad};
 const Stage<RegistrationView> kRegistrationCountStage{"registration: counts", kRegistrationCount};
 const Stage<RegistrationView> kRegistrationTopologyStage{"registration: per-device topology", kRegistrationTopology};
 const JobStage kJobSubmissionStage{"job submission", kJobSubmission};
@@ -356,6 +422,7 @@ std::vector<Placement> placements() {
   place(out, "reader", kReader);
   place(out, "suppressions", kSuppressions);
   place(out, "slurm.conf start-up", kSlurmConfValuesStage);
+  place(out, "slurm.conf start-up", kLicenseInitStage);
   place(out, "slurm.conf start-up", kSelectPluginStage);
   place(out, "slurm.conf start-up", kGresTypesStage);
   place(out, "slurm.conf start-up", kSlurmConfRecordsStage);
@@ -368,6 +435,12 @@ std::vector<Placement> placements() {
   place(out, "slurm.conf start-up", kPartitionStage);
   place(out, "slurm.conf start-up", kSelectNodeInitStage);
   place(out, "node Gres=", kNodeGresStage);
+  place(out, "gres.conf load", kGresConfAutoDetectStage);
+  place(out, "gres.conf load", kGresRecordStage);
+  place(out, "gres.conf load", kGresRecordAfterFilesStage);
+  place(out, "gres.conf load", kGresNodeRecordsStage);
+  place(out, "gres.conf load", kGresNameStage);
+  place(out, "gres.conf load", kGresPluginLoadStage);
   place(out, "registration", kRegistrationCountStage);
   place(out, "registration", kRegistrationTopologyStage);
   place(out, "replay (moving)", kInReplay);

@@ -54,6 +54,7 @@ Outcome check_grs114(const GresTypesView&, Findings&);
 extern const RuleInfo GRS115;  // bad-gres-count
 Outcome check_grs115(const NodeGresView&, Findings&);
 extern const RuleInfo GRS116;  // mixed-typed-untyped-gres
+Outcome check_grs116(const GresLoadView&, Findings&);
 
 extern const RuleInfo GRS120;  // required-setting-missing
 Outcome check_grs120_cluster_name(const SlurmConfView&, Findings&);
@@ -115,6 +116,8 @@ extern const RuleInfo GRS132;  // invalid-priority-weight-tres
 Outcome check_grs132_priority_weight_tres(const SlurmConfView&, Findings&);
 extern const RuleInfo GRS133;  // partition-bad-value
 Outcome check_grs133_partition_values(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS134;  // invalid-licenses
+Outcome check_grs134_invalid_licenses(const SlurmConfView&, Findings&);
 // cgroup.conf (GRS16x).
 extern const RuleInfo GRS160;  // cgroup-removed-option
 Outcome check_grs160_cgroup_release_agent_dir(const CgroupConfView&, Findings&);
@@ -123,33 +126,56 @@ Outcome check_grs161_cgroup_adjusted_values(const CgroupConfView&, Findings&);
 
 // GRS2xx: gres.conf.
 extern const RuleInfo GRS201;  // gres-conf-name-not-in-grestypes
+Outcome check_grs201(const GresRecordView&, Findings&);
 extern const RuleInfo GRS202;  // gres-conf-line-without-name
+Outcome check_grs202(const GresRecordView&, Findings&);
 extern const RuleInfo GRS203;  // inline-autodetect-on-name-line
+Outcome check_grs203(const GresRecordView&, Findings&);
 extern const RuleInfo GRS204;  // unknown-autodetect
+Outcome check_grs204_global(const GresLoadView&, Findings&);
+Outcome check_grs204_line(const GresRecordView&, Findings&);
 extern const RuleInfo GRS205;  // no-gpu-env-with-other-env
+Outcome check_grs205(const GresRecordView&, Findings&);
 extern const RuleInfo GRS206;  // flags-mismatch
+Outcome check_grs206(const GresRecordView&, Findings&);
 extern const RuleInfo GRS207;  // conflicting-node-autodetect
+Outcome check_grs207(const GresRecordView&, Findings&);
 extern const RuleInfo GRS208;  // cores-out-of-range
+Outcome check_grs208(const GresRecordView&, Findings&);
 extern const RuleInfo GRS209;  // file-and-multiplefiles
+Outcome check_grs209(const GresRecordView&, Findings&);
 extern const RuleInfo GRS210;  // multiplefiles-single-file
+Outcome check_grs210(const GresRecordView&, Findings&);
 extern const RuleInfo GRS211;  // invalid-count
+Outcome check_grs211_unreadable(const GresRecordView&, Findings&);
+Outcome check_grs211_too_large(const GresRecordView&, Findings&);
 extern const RuleInfo GRS212;  // count-differs-from-files
+Outcome check_grs212(const GresRecordView&, Findings&);
 extern const RuleInfo GRS214;  // invalid-links
+Outcome check_grs214(const GresRecordView&, Findings&);
 extern const RuleInfo GRS215;  // invalid-file-hostlist
+Outcome check_grs215(const GresRecordView&, Findings&);
 extern const RuleInfo GRS216;  // invalid-gres-nodename
 extern const RuleInfo GRS217;  // mixed-file-records
+Outcome check_grs217(const GresNameView&, Findings&);
 extern const RuleInfo GRS218;  // mixed-type-records
+Outcome check_grs218(const GresNameView&, Findings&);
 extern const RuleInfo GRS219;  // duplicate-untyped-records
+Outcome check_grs219(const GresNameView&, Findings&);
 extern const RuleInfo GRS220;  // duplicate-device-file
+Outcome check_grs220(const GresPluginView&, Findings&);
 extern const RuleInfo GRS221;  // global-device-line
+Outcome check_grs221(const GresLoadView&, Findings&);
 extern const RuleInfo GRS222;  // autodetect-unverifiable
 Outcome check_grs222(const RegistrationView&, Findings&);
 extern const RuleInfo GRS223;  // autodetect-on-cloud-node
+Outcome check_grs223(const GresLoadView&, Findings&);
 
 // GRS3xx: slurm.conf against gres.conf.
 extern const RuleInfo GRS301;  // count-lower-than-configured
 Outcome check_grs301(const RegistrationView&, Findings&);
 extern const RuleInfo GRS302;  // gres-conf-excess-ignored
+Outcome check_grs302(const GresNameView&, Findings&);
 extern const RuleInfo GRS303;  // invalid-cores-invalidates-node
 Outcome check_grs303(const RegistrationView&, Findings&);
 extern const RuleInfo GRS304;  // per-type-count-too-low
@@ -166,7 +192,9 @@ bool splits_socket(const GresRecord& r, const RegistrationView& v);
 extern const RuleInfo GRS312;  // links-longer-than-gpus
 Outcome check_grs312(const RegistrationView&, Findings&);
 extern const RuleInfo GRS313;  // shared-file-unmatched
+Outcome check_grs313(const GresPluginView&, Findings&);
 extern const RuleInfo GRS314;  // shared-gres-without-gpu-files
+Outcome check_grs314(const GresPluginView&, Findings&);
 extern const RuleInfo GRS315;  // cores-on-some-records
 Outcome check_grs315(const RegistrationView&, Findings&);
 

@@ -39,6 +39,7 @@ extern const Stage<SelectPluginView> kSelectPluginStage;
 extern const Stage<GresTypesView> kGresTypesStage;
 extern const Stage<SlurmConfView> kSlurmConfRecordsStage;
 extern const Stage<SlurmConfView> kAccountingTresStage;
+extern const Stage<SlurmConfView> kLicenseInitStage;
 extern const Stage<SlurmConfView> kPriorityInitStage;
 extern const Stage<CgroupConfView> kCgroupConfStage;
 extern const Stage<NodeNameLineView> kNodeNameLineStage;
@@ -49,6 +50,15 @@ extern const Stage<NodeTableView> kSelectNodeInitStage;
 
 // A node class's slurm.conf Gres=.
 extern const Stage<NodeGresView> kNodeGresStage;
+
+// slurmd reads gres.conf for a node class (slurmctld too, for CLOUD nodes).
+extern const Stage<GresLoadView> kGresConfAutoDetectStage;
+/// Each record line up to File=; then, File= expanded, kGresRecordAfterFilesStage.
+extern const Stage<GresRecordView> kGresRecordStage;
+extern const Stage<GresRecordView> kGresRecordAfterFilesStage;
+extern const Stage<GresLoadView> kGresNodeRecordsStage;
+extern const Stage<GresNameView> kGresNameStage;
+extern const Stage<GresPluginView> kGresPluginLoadStage;
 
 // Registration: slurmctld validates what slurmd reports, per node class and GRES name.
 extern const Stage<RegistrationView> kRegistrationCountStage;

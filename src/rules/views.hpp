@@ -15,6 +15,10 @@
 #include "greslint/hostlist.hpp"
 #include "greslint/model_types.hpp"
 #include "greslint/version.hpp"
+#include "model/findings.hpp"
+#include "model/gres_flags.hpp"
+#include "model/shared_gres.hpp"
+#include "rules/check.hpp"
 
 namespace greslint::rules {
 
@@ -114,6 +118,79 @@ struct NodeGresView {
   const std::vector<std::string>& grestypes;  ///< in Slurm's context order
   const std::vector<std::string_view>& dropped;  ///< tokens whose name GresTypes does not spell so
   const std::map<std::string, GresCount>& configured;  ///< per GresTypes name, from the kept tokens
+};
+
+// ----- slurmd reads gres.conf for a node class (slurm-semantics.md §5, §8) ------------------
+
+/// The node class whose gres.conf load a check looks at.
+struct GresLoad {
+  const VersionProfile& profile;
+  const NodeLine& node;
+  const std::vector<std::string>& grestypes;  ///< in Slurm's context order
+  /// A finding about this load. slurmctld runs the whole load itself for CLOUD nodes at
+  /// start-up (_gres_reconfig), so there a fatal finding names slurmctld.
+  DiagnosticBuilder report(model::Findings& out, const RuleInfo& rule, Span span, std::string message) const {
+    DiagnosticBuilder b = out.report(rule, span, std::move(message));
+    if (node.cloud && rule.effect == Effect::fatal) b.effect(Effect::fatal, Daemon::slurmctld);
+    return b;
+  }
+  /// Whether GresTypes names `name` in any case (gres.conf's Name= compares so).
+  bool in_grestypes_nocase(std::string_view name) const;
+};
+
+/// The node class's gres.conf as a whole: before its records are read (the file's AutoDetect=
+/// line), and once they are (the node's records, in Slurm's order).
+struct GresLoadView {
+  const GresLoad& load;
+  const KeyValue* global_autodetect;  ///< gres.conf's AutoDetect= line; null without one
+  bool global_autodetect_known;       ///< its value is one this release knows
+  const std::map<std::string, GresCount>& configured;  ///< slurm.conf Gres= per GresTypes name
+  const std::vector<GresRecord>& records;  ///< Name= records first, then NodeName= ones; empty before they are read
+  bool autodetect_active;                  ///< AutoDetect takes effect on the nodes
+};
+
+/// One gres.conf record line as _parse_gres_config reads it for the node class, key by key,
+/// in two stages: up to File= (the model has read the name, type and Cores= into `record`
+/// and parsed File=), then, once File= is expanded into `record`'s paths and count, the
+/// flags, links, count and name (the fields from `flags` on are filled then).
+struct GresRecordView {
+  const GresLoad& load;
+  const GresLine& line;
+  const GresLineKeys& keys;
+  const GresRecord& record;
+  const std::optional<std::string>& node_autodetect;  ///< an earlier NodeName= line's AutoDetect= for these nodes
+  bool autodetect_known;      ///< keys.autodetect's value is one this release knows
+  bool cores_fit_cpus;        ///< Cores= is within the node's CPUs (slurmctld's check for CLOUD nodes)
+  const HostlistResult* file_list;  ///< File= or MultipleFiles= parsed; null without either
+  std::string_view after_head = {};  ///< the line's text after its first value (GRS202 quotes it)
+  const KeyValue* flags = nullptr;  ///< Flags=
+  model::PreviousFlags::Check flags_check = model::PreviousFlags::Check::ok;  ///< against the previous record of the name
+  const KeyValue* links = nullptr;  ///< Links= (or Link=)
+  std::string_view links_error = {};  ///< why Links= is invalid; empty when valid or absent
+  const KeyValue* count = nullptr;  ///< Count=
+  std::optional<std::uint64_t> count_value = {};  ///< Count= as Slurm reads it; nullopt: unreadable
+};
+
+/// One GRES name's gres.conf records for the node class as _validate_gres_conf and
+/// _check_conf_mismatch see them (stage D), before the merge with slurm.conf.
+struct GresNameView {
+  const GresLoad& load;
+  const std::string& name;                 ///< as GresTypes spells it
+  const GresCount& configured;             ///< slurm.conf Gres= for this name
+  const std::vector<GresRecord>& records;  ///< the node's records of the name in any case, in Slurm's order
+  /// Reports a record that ends the load (at its line's first value) and returns the fatal.
+  Outcome fatal_record(Findings& out, const RuleInfo& rule, const GresRecord& at, std::string message,
+                       std::string slurm, std::string help) const;
+};
+
+/// One GRES name as its plugin loads the merged records (node_config_load, stage E).
+struct GresPluginView {
+  const GresLoad& load;
+  const std::string& name;                 ///< as GresTypes spells it
+  const std::vector<GresRecord>& records;  ///< merged with slurm.conf, before the plugin loads them
+  /// mps and shard: how their plugin lays the records onto the GPUs' device files; null for
+  /// every other name.
+  const model::ShareOutcome* share;
 };
 
 // ----- Registration: slurmctld validates what slurmd reports (§6.F) ------------------------

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// The few facts views compute on demand (views.hpp).
+#include "rules/views.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "util.hpp"
+
+namespace greslint::rules {
+
+bool GresLoad::in_grestypes_nocase(std::string_view name) const {
+  return std::any_of(grestypes.begin(), grestypes.end(), [&](const std::string& g) { return iequals(g, name); });
+}
+
+Outcome GresNameView::fatal_record(Findings& out, const RuleInfo& rule, const GresRecord& at, std::string message,
+                                   std::string slurm, std::string help) const {
+  load.report(out, rule, at.line->d->head().value_span, std::move(message)).slurm(slurm).help(std::move(help));
+  return Outcome::slurmd_fatal(std::move(slurm));
+}
+
+}  // namespace greslint::rules
