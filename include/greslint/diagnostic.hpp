@@ -31,6 +31,13 @@ struct Related {
   /// Another place that says the same as the finding (another line with the same mistake),
   /// not a place that explains it: a suppression there silences the finding for that place.
   bool same = false;
+  /// Further places that say the same, counted here rather than named (the message says
+  /// "; N more lines say the same"): the text output sums them when it folds the notes.
+  std::uint32_t more = 0;
+  /// A note about another place the finding stands for (another node's line, and what
+  /// explains that line), not about the finding's own line. The text output folds these
+  /// into one line when a finding has several; JSON and SARIF list each.
+  bool echo = false;
 };
 
 struct Edit {

@@ -46,6 +46,16 @@ class DiagnosticBuilder {
     if (s.valid()) d_.related.push_back({s, clip_text(std::move(msg))});
     return *this;
   }
+  /// A note about another place the finding stands for (Related::echo), `more` places past it
+  /// counted in its message.
+  DiagnosticBuilder& echo(Span s, std::string msg, std::uint32_t more = 0) {
+    if (!s.valid()) return *this;
+    Related r{s, clip_text(std::move(msg))};
+    r.more = more;
+    r.echo = true;
+    d_.related.push_back(std::move(r));
+    return *this;
+  }
   DiagnosticBuilder& help(std::string h) { d_.help = clip_text(std::move(h)); return *this; }
   DiagnosticBuilder& effect(Effect e, Daemon who) { d_.effect = e; d_.daemon = who; return *this; }
   DiagnosticBuilder& severity(Severity s) { d_.severity = s; return *this; }

@@ -80,7 +80,14 @@ class TextEmitter {
          << ']' << style_.reset() << '\n';
     if (span.valid()) excerpt(span);
     const Position primary = byte_position(sources_, span);
+    const bool folding = should_fold(d.related);
+    bool folded = false;
     for (const Related& r : d.related) {
+      if (folding && (r.same || r.echo)) {
+        if (!folded) fold(d.related);
+        folded = true;
+        continue;
+      }
       const Span rs = clamp_span(sources_, r.span);
       header(rs, Severity::note, sanitize_for_output(r.message));
       out_ << style_.reset() << '\n';
@@ -119,6 +126,68 @@ class TextEmitter {
  private:
   static std::string plural(std::size_t n, const char* word) {
     return std::to_string(n) + ' ' + word + (n == 1 ? "" : "s");
+  }
+
+  /// The other places a finding stands for (one line per node in a per-node file) are
+  /// folded into a line or two, without excerpts: three lines of excerpt each made a finding
+  /// about a thousand nodes as long as the file's worst rack. JSON and SARIF list each.
+  static bool should_fold(const std::vector<Related>& related) {
+    return std::any_of(related.begin(), related.end(), [](const Related& r) { return r.same || r.echo; });
+  }
+
+  /// One line for the notes of `related` that `pick` selects, at the first of them:
+  /// `file:line:col: note: MESSAGE: a.conf:12, 14, 20; b.conf:3 and K more`, lines of one
+  /// file listed after its path.
+  template <typename Pick, typename Message>
+  void folded_notes(const std::vector<Related>& related, Pick pick, Message message) {
+    std::size_t named = 0, counted = 0;
+    Span first;
+    std::string list;
+    FileId file;
+    std::uint32_t last_line = 0;
+    for (const Related& r : related) {
+      if (!pick(r)) continue;
+      ++named;
+      counted += r.more;
+      const Span rs = clamp_span(sources_, r.span);
+      if (!rs.valid()) continue;
+      if (!first.valid()) first = rs;
+      const std::uint32_t line = byte_position(sources_, rs).line;
+      if (rs.file == file && line == last_line) continue;
+      if (rs.file == file) {
+        list += ", " + std::to_string(line);
+      } else {
+        if (!list.empty()) list += "; ";
+        list += sanitize_for_output(paths_.get(rs.file).text) + ':' + std::to_string(line);
+      }
+      file = rs.file;
+      last_line = line;
+    }
+    if (named == 0) return;
+    // One place: its own note, without an excerpt; its header already says where.
+    std::string text = message(named + counted);
+    if (named + counted == 1) {
+      auto only = std::find_if(related.begin(), related.end(), pick);
+      text = sanitize_for_output(only->message);
+    } else {
+      if (!list.empty()) text += ": " + list;
+      if (counted) text += " and " + std::to_string(counted) + " more";
+    }
+    header(first, Severity::note, text);
+    out_ << style_.reset() << '\n';
+  }
+
+  void fold(const std::vector<Related>& related) {
+    folded_notes(related, [](const Related& r) { return r.same; },
+                 [](std::size_t n) { return "the same at " + std::to_string(n) + " more place" + (n == 1 ? "" : "s"); });
+    const Related* first_echo = nullptr;
+    for (const Related& r : related)
+      if (r.echo && !r.same && !first_echo) first_echo = &r;
+    if (!first_echo) return;
+    const std::string first_message = sanitize_for_output(first_echo->message);
+    folded_notes(related, [](const Related& r) { return r.echo && !r.same; }, [&](std::size_t n) {
+      return n == 1 ? first_message : first_message + " (and " + std::to_string(n - 1) + " more such notes)";
+    });
   }
 
   /// `file:line:col: severity: message` — leaves bold on for the caller's suffix.

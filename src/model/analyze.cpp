@@ -27,8 +27,11 @@ Cluster Analyzer::run() {
   read_slurm_conf();
   check_slurm_conf_records();  // read_config.c's record handlers, while parsing
   check_slurm_conf_values();  // read_config.c, on whatever parsed
+  const bool licenses_after_gres = profile_.version() >= kSlurm2505;
+  if (!licenses_after_gres) check_license_init();  // license_init
   check_select_plugin();      // select_g_init
   check_grestypes();          // gres_init
+  if (licenses_after_gres) check_license_init();
   const bool tres_after_nodes = profile_.version() >= kSlurm2511;
   const bool priority_after_nodes = profile_.version() < kSlurm2302;
   if (!tres_after_nodes) check_accounting_tres();

@@ -108,6 +108,7 @@ class Analyzer {
   void check_accounting_tres();
   void check_cgroup_conf();
   rules::NodeTableView node_table_view() const;
+  void check_license_init();
   void check_priority_init();
   void check_node_table();
   void check_select_node_init();

@@ -151,13 +151,16 @@ void Analyzer::match_gres_lines() {
                          node_names[n]);
       break;
     }
-    if (group.hidden) group.echoes.back().message += more_lines(group.hidden, "do the same");
+    if (group.hidden) {
+      group.echoes.back().message += more_lines(group.hidden, "do the same");
+      group.echoes.back().more = std::uint32_t(group.hidden);
+    }
     auto b = out_.report(rules::GRS310, g.d->head().value_span,
                          fmt::format("gres.conf names {} node{} that slurm.conf does not define: {}{}", group.names.size(),
                                      group.names.size() == 1 ? "" : "s", fold_hostnames(group.names), hint))
                  .help(group.any ? "remove the unknown names, or define them in slurm.conf"
                            : "this line applies to no node; use the slurm.conf NodeName spelling");
-    for (Related& r : group.echoes) b.related(r.span, std::move(r.message));
+    for (Related& r : group.echoes) b.echo(r.span, std::move(r.message), r.more);
   }
 }
 

@@ -56,7 +56,9 @@ void Findings::echo(const std::function<Span(Span)>& where, const std::function<
         ++p.hidden_echoes;
         return;
       }
-      p.d.related.push_back(Related{to, clip_text(text()), same});
+      Related note{to, clip_text(text()), same};
+      note.echo = true;
+      p.d.related.push_back(std::move(note));
       p.last_echo = p.d.related.size() - 1;
       ++p.echoes;
     };
@@ -104,7 +106,11 @@ void set_drain_reason(Diagnostic& d, const std::vector<std::uint32_t>& nodes, co
 void Findings::flush(const Cluster& cluster) {
   const std::vector<std::string>& node_names = cluster.node_names;
   for (auto& [key, p] : pending_) {
-    if (p.hidden_echoes) p.d.related[p.last_echo].message += more_lines(p.hidden_echoes, "say the same");
+    if (p.hidden_echoes) {
+      Related& last = p.d.related[p.last_echo];
+      last.message += more_lines(p.hidden_echoes, "say the same");
+      last.more += std::uint32_t(p.hidden_echoes);
+    }
     if (!p.nodes.empty()) {
       std::vector<std::string> names;
       names.reserve(p.nodes.size());
@@ -172,6 +178,7 @@ void merge_into(Diagnostic& into, Diagnostic& other, std::size_t& hidden) {
       return;
     }
     same += r.same ? 1 : 0;
+    r.echo = true;  // about the other finding's line
     into.related.push_back(std::move(r));
   };
   add(Related{other.span, other.nodes.empty() || other.nodes == into.nodes ? "the same here" : "the same for " + other.nodes, true});
@@ -212,6 +219,7 @@ void merge_same_lines(std::vector<Diagnostic>& diagnostics) {
     for (auto r = kept[i].related.rbegin(); r != kept[i].related.rend(); ++r)
       if (r->same) {
         r->message += more_lines(hidden[i], "say the same");
+        r->more += std::uint32_t(hidden[i]);
         break;
       }
   }

@@ -55,6 +55,11 @@ void Analyzer::check_accounting_tres() {
   for (const auto& check : rules::kAccountingTresStage) ctld_.apply(check.run(view, findings_));
 }
 
+void Analyzer::check_license_init() {
+  const rules::SlurmConfView view{profile_, settings_, slurm_, first_line(slurm_)};
+  for (const auto& check : rules::kLicenseInitStage) ctld_.apply(check.run(view, findings_));
+}
+
 void Analyzer::check_priority_init() {
   const rules::SlurmConfView view{profile_, settings_, slurm_, first_line(slurm_)};
   for (const auto& check : rules::kPriorityInitStage) ctld_.apply(check.run(view, findings_));

@@ -65,6 +65,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS131", &GRS131},
     {"GRS132", &GRS132},
     {"GRS133", &GRS133},
+    {"GRS134", &GRS134},
     {"GRS160", &GRS160},
     {"GRS161", &GRS161},
     {"GRS201", &GRS201},
@@ -130,6 +131,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS609", &GRS609},
     {"GRS610", &GRS610},
     {"GRS611", &GRS611},
+    {"GRS612", &GRS612},
 };
 
 constexpr bool sorted_and_unique(const RuleEntry* first, const RuleEntry* last) {
@@ -197,6 +199,11 @@ constexpr Check<SlurmConfView> kAccountingTres[] = {
 
 // controller.c: priority_g_init loads the priority plugin, after ctld_assoc_mgr_init and
 // before read_slurm_conf from 23.02 (22.05: after read_slurm_conf; Analyzer::run places it).
+// licenses.c:license_init: before select_g_init up to 24.05, after gres_init from 25.05.
+constexpr Check<SlurmConfView> kLicenseInit[] = {
+    {&GRS134, check_grs134_invalid_licenses, "licenses.c:license_init"},
+};
+
 constexpr Check<SlurmConfView> kPriorityInit[] = {
     {&GRS132, check_grs132_priority_weight_tres, "priority_multifactor.c:_internal_setup"},
 };
@@ -354,6 +361,7 @@ constexpr JobCheck<JobView> kJobSubmission[] = {
 constexpr JobCheck<JobView> kJobScript[] = {
     {&GRS605, check_grs605, "gres.c:gres_job_state_validate"},
     {&GRS606, check_grs606, "gres_gpu.c:gpu_p_job_set_env"},
+    {&GRS612, check_grs612, "step_mgr.c:step_create"},
 };
 
 // ----- Reported outside the stage lists -----------------------------------------------------
@@ -388,6 +396,7 @@ const Stage<SlurmConfView> kSlurmConfValuesStage{"slurm.conf values", kSlurmConf
 const Stage<SelectPluginView> kSelectPluginStage{"SelectType plugin", kSelectPlugin};
 const Stage<SlurmConfView> kSlurmConfRecordsStage{"slurm.conf records", kSlurmConfRecords};
 const Stage<SlurmConfView> kAccountingTresStage{"AccountingStorageTRES", kAccountingTres};
+const Stage<SlurmConfView> kLicenseInitStage{"license init", kLicenseInit};
 const Stage<SlurmConfView> kPriorityInitStage{"priority plugin init", kPriorityInit};
 const Stage<CgroupConfView> kCgroupConfStage{"cgroup.conf", kCgroupConf};
 const Stage<NodeTableView> kNodeTableStage{"node table and partitions", kNodeTable};
@@ -413,6 +422,7 @@ std::vector<Placement> placements() {
   place(out, "reader", kReader);
   place(out, "suppressions", kSuppressions);
   place(out, "slurm.conf start-up", kSlurmConfValuesStage);
+  place(out, "slurm.conf start-up", kLicenseInitStage);
   place(out, "slurm.conf start-up", kSelectPluginStage);
   place(out, "slurm.conf start-up", kGresTypesStage);
   place(out, "slurm.conf start-up", kSlurmConfRecordsStage);

@@ -116,6 +116,8 @@ extern const RuleInfo GRS132;  // invalid-priority-weight-tres
 Outcome check_grs132_priority_weight_tres(const SlurmConfView&, Findings&);
 extern const RuleInfo GRS133;  // partition-bad-value
 Outcome check_grs133_partition_values(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS134;  // invalid-licenses
+Outcome check_grs134_invalid_licenses(const SlurmConfView&, Findings&);
 // cgroup.conf (GRS16x).
 extern const RuleInfo GRS160;  // cgroup-removed-option
 Outcome check_grs160_cgroup_release_agent_dir(const CgroupConfView&, Findings&);
@@ -243,5 +245,7 @@ extern const RuleInfo GRS610;  // job-invalid-gres-flags
 JobOutcome check_grs610(const JobView&, Reporter&);
 extern const RuleInfo GRS611;  // job-conflicting-options
 JobOutcome check_grs611(const JobView&, Reporter&);
+extern const RuleInfo GRS612;  // step-exceeds-job-gpus
+JobOutcome check_grs612(const JobView&, Reporter&);
 
 }  // namespace greslint::rules

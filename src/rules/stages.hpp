@@ -39,6 +39,7 @@ extern const Stage<SelectPluginView> kSelectPluginStage;
 extern const Stage<GresTypesView> kGresTypesStage;
 extern const Stage<SlurmConfView> kSlurmConfRecordsStage;
 extern const Stage<SlurmConfView> kAccountingTresStage;
+extern const Stage<SlurmConfView> kLicenseInitStage;
 extern const Stage<SlurmConfView> kPriorityInitStage;
 extern const Stage<CgroupConfView> kCgroupConfStage;
 extern const Stage<NodeNameLineView> kNodeNameLineStage;

@@ -57,7 +57,8 @@ class MergedFindings(unittest.TestCase):
         self.assertEqual(lines, [2, 3, 4, 5, 6, 7, 8])
         text = self.lint("text")
         self.assertEqual(text.count("[GRS208 "), 1)
-        self.assertEqual(text.count("note: the same for gpu"), 7)
+        # Text folds the seven into one note that lists their lines (JSON and SARIF list each).
+        self.assertEqual(text.count("note: the same at 7 more places: gres.conf:2, 3, 4, 5, 6, 7, 8"), 1)
         self.assertEqual(len(self.lint("concise").splitlines()), 1)
 
     def test_a_suppression_on_one_line_takes_that_line_out(self):
