@@ -79,7 +79,7 @@ const std::vector<std::string>& node_hostlists(std::int64_t nodes) {
   std::vector<std::string> lists;
   for (const Directive& d : f.directives)
     if (d.kind == Directive::Kind::record && d.head().key == "NodeName" && d.head().value != "DEFAULT")
-      lists.push_back(d.head().value);
+      lists.emplace_back(d.head().value);
   return cache.emplace(nodes, std::move(lists)).first->second;
 }
 

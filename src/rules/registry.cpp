@@ -131,6 +131,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS609", &GRS609},
     {"GRS610", &GRS610},
     {"GRS611", &GRS611},
+    {"GRS612", &GRS612},
 };
 
 constexpr bool sorted_and_unique(const RuleEntry* first, const RuleEntry* last) {
@@ -360,6 +361,7 @@ constexpr JobCheck<JobView> kJobSubmission[] = {
 constexpr JobCheck<JobView> kJobScript[] = {
     {&GRS605, check_grs605, "gres.c:gres_job_state_validate"},
     {&GRS606, check_grs606, "gres_gpu.c:gpu_p_job_set_env"},
+    {&GRS612, check_grs612, "step_mgr.c:step_create"},
 };
 
 // ----- Reported outside the stage lists -----------------------------------------------------

@@ -245,5 +245,7 @@ extern const RuleInfo GRS610;  // job-invalid-gres-flags
 JobOutcome check_grs610(const JobView&, Reporter&);
 extern const RuleInfo GRS611;  // job-conflicting-options
 JobOutcome check_grs611(const JobView&, Reporter&);
+extern const RuleInfo GRS612;  // step-exceeds-job-gpus
+JobOutcome check_grs612(const JobView&, Reporter&);
 
 }  // namespace greslint::rules
