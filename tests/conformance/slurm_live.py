@@ -245,6 +245,9 @@ def about_other_node(msg, node):
 
 def is_gres_message(msg, nodes=()):
     text = re.sub(r"\bnodes?[ =:]+\S+", " ", msg)
+    # read_config.c names a NodeName line by its hostlist ("NodeNames=gpu[01-04]"),
+    # which is no GRES word even when the hosts are called gpu.
+    text = re.sub(r"\bNodeNames?=\S+", " ", text)
     for n in nodes:
         text = re.sub(r"(?<![\w-])%s(?![\w-])" % re.escape(n), " ", text)
     return bool(GRES_RE.search(text))
