@@ -49,6 +49,19 @@ Outcome check_grs303(const RegistrationView& v, Findings& out) {
   const std::size_t usable = first_unreadable_cores(v);
   if (usable == v.records.size()) return Outcome::proceed();
   const GresRecord& bad = v.records[usable];  // has a line: only gres.conf records carry Cores=
+  // 26.05 keeps a CLOUD node in service: slurmctld already loaded its gres.conf at start-up
+  // and refuses to change the count it found then, so registration logs the error and the
+  // node stays IDLE (live: c10c, and with the bad record first or third).
+  if (v.node.cloud && v.profile.unread_records_leave_topology()) {
+    out.report(GRS303, bad.span_of("Cores"),
+               fmt::format("slurmctld {} cannot read Cores={} for the CLOUD nodes {}; it logs the error and keeps "
+                           "them in service without that record's topology",
+                           v.profile.version().str(), *bad.cores, kNodes))
+        .slurm(fmt::format("_foreach_rebuild_topo: invalid GRES core specification ({}) on node {}", *bad.cores, v.rep))
+        .effect(Effect::degraded, Daemon::slurmctld)
+        .help("use core indexes that exist on the node");
+    return Outcome::degraded().and_skip_rest();
+  }
   out.report(GRS303, bad.span_of("Cores"),
              fmt::format("slurmctld {} cannot read Cores={} for {} and invalidates the nodes", v.profile.version().str(),
                          *bad.cores, kNodes))
