@@ -240,13 +240,13 @@ std::uint64_t needed_on_node(const JobRequest& job, const GresAsk& a, const JobN
 
 }  // namespace
 
-std::uint64_t JobNode::count(std::string_view name, std::string_view type) const {
+std::uint64_t JobNode::count(std::string_view gres_name, std::string_view type) const {
   // An untyped request meets a node of several types as one type: before the node has
   // registered, slurmctld offers it no more than the largest count of one type (live case
   // mig/untyped_8: gpu:8 is refused on 1g.10gb:7,3g.40gb:2,a100:2).
   std::vector<std::pair<std::string_view, std::uint64_t>> per_type;
   for (const NodeGres& g : gres) {
-    if (g.name != name || (!type.empty() && g.type != type)) continue;
+    if (g.name != gres_name || (!type.empty() && g.type != type)) continue;
     auto it = std::find_if(per_type.begin(), per_type.end(), [&](const auto& t) { return t.first == g.type; });
     if (it == per_type.end()) per_type.emplace_back(g.type, g.count);
     else it->second += g.count;

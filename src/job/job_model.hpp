@@ -37,7 +37,7 @@ struct JobNode {
   Verdict verdict = Verdict::ok;
 
   /// How many of GRES `name` (of `type`; empty: any type) a job can have on the node.
-  std::uint64_t count(std::string_view name, std::string_view type) const;
+  std::uint64_t count(std::string_view gres_name, std::string_view type) const;
 };
 
 struct JobPartition {
