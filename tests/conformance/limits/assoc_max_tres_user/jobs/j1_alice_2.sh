@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH --gres=gpu:2
+sleep 300

@@ -1,0 +1,4 @@
+#!/bin/sh
+#SBATCH --qos=lab
+#SBATCH --gres=gpu:1
+sleep 300

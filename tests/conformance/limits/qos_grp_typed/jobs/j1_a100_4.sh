@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH --gres=gpu:a100:4
+sleep 300

@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH --gres=gpu:v100:2
+sleep 300

@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH --gres=gpu:4
+sleep 300

@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH --gres=gpu:3
+sleep 300

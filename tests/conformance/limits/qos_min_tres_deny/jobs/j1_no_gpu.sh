@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH -c 1
+sleep 300

@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH --gpus=a100:4
+sleep 300

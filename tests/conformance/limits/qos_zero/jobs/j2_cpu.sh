@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH -c 2
+sleep 300
