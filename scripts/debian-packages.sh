@@ -12,7 +12,7 @@
 #   packages are installed at its exact version, or not at all.
 
 policy_rc_d=/usr/sbin/policy-rc.d
-slurm_packages=(slurm-client slurmd slurmctld slurm-wlm-basic-plugins)
+slurm_packages=(slurm-client slurmd slurmctld slurmdbd slurm-wlm-basic-plugins)
 
 package_installed() {
   [ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null)" = "ii " ]

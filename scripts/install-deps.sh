@@ -8,7 +8,8 @@
 #   (none)   building greslint: a compiler, CMake, Ninja, CLI11, fmt, spdlog, nlohmann-json.
 #   --test   also the test suite's (scripts/test.sh passes it): Catch2; Slurm 22.05 (scontrol
 #            for the hostlist differential test, slurmd/slurmctld/munge for the live
-#            conformance suite); python3; pre-commit, dpkg-dev, file, jsonschema; clang and its
+#            conformance suite, slurmdbd and mariadb-server for its limits cases: the
+#            harness runs its own mariadbd in a sandbox, the service is not started); python3; pre-commit, dpkg-dev, file, jsonschema; clang and its
 #            runtime for the ASan/UBSan suite and libFuzzer; clang-tidy; GNU time; Microsoft's SARIF
 #            validator (npm, into .ci/node_modules).
 #   --bench  also bench/run.sh's: Google Benchmark, hyperfine, ClusterShell, scontrol.
@@ -18,7 +19,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$here/scripts/debian-packages.sh"
 
 build_packages=(build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev)
-test_packages=(catch2 python3 slurm-client slurmd slurmctld munge iproute2 util-linux procps
+test_packages=(catch2 python3 slurm-client slurmd slurmctld slurmdbd mariadb-server munge iproute2 util-linux procps
                git pre-commit dpkg-dev file python3-jsonschema python3-yaml clang libclang-rt-14-dev clang-tidy time debootstrap zsh)
 bench_packages=(libbenchmark-dev hyperfine clustershell python3 time slurm-client)
 
