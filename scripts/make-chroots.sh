@@ -8,7 +8,7 @@
 # Usage: scripts/make-chroots.sh [DIR]     DIR: $GRESLINT_CHROOTS, else /var/cache/greslint-chroots
 #
 # Each chroot is debootstrap --variant=minbase of the suite from the Debian mirror this machine's
-# apt already uses, plus slurmd slurmctld slurm-client munge (no python3: the harness runs on the
+# apt already uses, plus slurmd slurmctld slurm-client slurmdbd munge (no python3: the harness runs on the
 # host). Package scripts run in a private network and mount namespace, and policy-rc.d forbids
 # them to start any service. A chroot is built under DIR/SUITE.new and renamed when complete,
 # so an interrupted build is never mistaken for a finished one.
@@ -34,9 +34,37 @@ runs_release() {  # runs_release ROOT X.Y: the chroot's slurmd is release X.Y
   [[ -x "$1/usr/sbin/slurmd" ]] && chroot "$1" slurmd -V 2>/dev/null | grep -q " $2\."
 }
 
+# A frozen snapshot's sid Release file is past its Valid-Until date; signatures are still checked.
+apt=(env DEBIAN_FRONTEND=noninteractive apt-get -y -q -o Dpkg::Use-Pty=0
+     -o Acquire::Check-Valid-Until=false --no-install-recommends)
+# slurmdbd: the limits cases (tests/conformance/limits_live.py; MariaDB is the host's).
+pkgs=(slurmd slurmctld slurm-client slurmdbd munge)
+
+install_pkgs() {  # install_pkgs SUITE ROOT PKG...: download, then install without network
+  local suite="$1" root="$2"
+  shift 2
+  { chroot "$root" "${apt[@]}" update && chroot "$root" "${apt[@]}" install -d "$@"; } \
+      >> "$dir/$suite.log" 2>&1 ||
+    { echo "make-chroots: $suite: download failed, see $dir/$suite.log" >&2; return 1; }
+  unshare -n -m --propagation private -- sh -c 'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' \
+      "$root" "${apt[@]}" install "$@" >> "$dir/$suite.log" 2>&1 ||
+    { echo "make-chroots: $suite: install failed, see $dir/$suite.log" >&2; return 1; }
+  chroot "$root" apt-get clean
+}
+
 build() {  # build SUITE: DIR/SUITE, unless it is there already
   local suite="$1" root="$dir/$1" new="$dir/$1.new" t0=$SECONDS
   if runs_release "$root" "${release_of[$suite]}"; then
+    # a chroot of an older make-chroots.sh lacks packages added since (slurmdbd): add them
+    local missing=() p
+    for p in "${pkgs[@]}"; do
+      [[ "$(chroot "$root" dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null)" == "ii " ]] ||
+        missing+=("$p")
+    done
+    if (( ${#missing[@]} )); then
+      install_pkgs "$suite" "$root" "${missing[@]}" || return 1
+      echo "make-chroots: $suite: added ${missing[*]} to $root in $((SECONDS - t0)) s"
+    fi
     echo "make-chroots: $suite: reusing $root ($(chroot "$root" slurmd -V))"
     return 0
   fi
@@ -46,17 +74,7 @@ build() {  # build SUITE: DIR/SUITE, unless it is there already
   printf '#!/bin/sh\nexit 101\n' > "$new/usr/sbin/policy-rc.d"
   chmod 755 "$new/usr/sbin/policy-rc.d"
   grep -qs localhost "$new/etc/hosts" || printf '127.0.0.1\tlocalhost\n' >> "$new/etc/hosts"
-  # A frozen snapshot's sid Release file is past its Valid-Until date; signatures are still checked.
-  local apt=(env DEBIAN_FRONTEND=noninteractive apt-get -y -q -o Dpkg::Use-Pty=0
-             -o Acquire::Check-Valid-Until=false --no-install-recommends)
-  local pkgs=(slurmd slurmctld slurm-client munge)
-  { chroot "$new" "${apt[@]}" update && chroot "$new" "${apt[@]}" install -d "${pkgs[@]}"; } \
-      >> "$dir/$suite.log" 2>&1 ||
-    { echo "make-chroots: $suite: download failed, see $dir/$suite.log" >&2; return 1; }
-  unshare -n -m --propagation private -- sh -c 'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' \
-      "$new" "${apt[@]}" install "${pkgs[@]}" >> "$dir/$suite.log" 2>&1 ||
-    { echo "make-chroots: $suite: install failed, see $dir/$suite.log" >&2; return 1; }
-  chroot "$new" apt-get clean
+  install_pkgs "$suite" "$new" "${pkgs[@]}" || return 1
   runs_release "$new" "${release_of[$suite]}" ||
     { echo "make-chroots: $suite: slurmd is not ${release_of[$suite]}: $(chroot "$new" slurmd -V)" >&2; return 1; }
   rm -rf "$root"
