@@ -427,7 +427,20 @@ class LimitsProbe(slurm_live.Probe):
         # AccountingStorageTRES names it has registered: the controller
         # comes first, the limits are loaded into the running system (as an
         # admin does) and reach the controller through slurmdbd.
-        self.sacctmgr(["add", "cluster", self.sb.cluster], "cluster")
+        # Under load the first request to a fresh slurmdbd sometimes fails
+        # ("Problem adding clusters: Unspecified error") although it listens:
+        # asked again a moment later it succeeds.
+        for attempt in range(5):
+            err = self.sacctmgr(["add", "cluster", self.sb.cluster], "cluster",
+                                fail=attempt == 4)
+            if err is None:
+                break
+            self.timings["add cluster retried"] = attempt + 1
+            rc, out = self.run_cmd(["sacctmgr", "-n", "-P", "show", "cluster",
+                                    "format=cluster"], 10)
+            if self.sb.cluster.lower() in out.split():
+                break           # it was added after all
+            time.sleep(1.0)
         self.create_qos()
         self.node = nodes[0]
         ctld, _ = self.start_controller()
