@@ -15,6 +15,8 @@
 //   BM_Analyze         analyze(): both readers, the model, every node class evaluated
 //   BM_Lint            run_lint() as `greslint lint DIR --slurm-version 22.05` runs it,
 //                      text report into memory
+//   BM_ReadLimits      the limits reader on a `sacctmgr dump` of N associations
+//                      (bench/gen_limits.py; items are associations)
 //
 // items_per_second counts nodes, so 1/items_per_second is the time per node.
 // Input clusters live in --data=DIR (default $GRESLINT_BENCH_DATA, else ./bench-data) as
@@ -24,6 +26,7 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -39,6 +42,7 @@
 #include "greslint/model.hpp"
 #include "greslint/report.hpp"
 #include "greslint/source.hpp"
+#include "limits/limits.hpp"
 
 namespace {
 
@@ -262,6 +266,40 @@ void BM_Lint(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+/// DIR/limits-<N>.cfg, a dump of N associations, generated on first use.
+std::string limits_dump(std::int64_t assocs) {
+  const std::string path = g_data_dir + "/limits-" + std::to_string(assocs) + ".cfg";
+  if (!exists(path)) {
+    std::string gen = GRESLINT_GEN_CLUSTER;
+    gen = gen.substr(0, gen.rfind('/')) + "/gen_limits.py";
+    const std::string cmd = "python3 '" + gen + "' --seed 1 --associations " + std::to_string(assocs) + " > '" + path + "'";
+    if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cannot generate " + path);
+  }
+  return path;
+}
+
+void BM_ReadLimits(benchmark::State& state) {
+  const std::string path = limits_dump(state.range(0));
+  std::string text;
+  {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw std::runtime_error("cannot read " + path);
+    char buf[65536];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+    std::fclose(f);
+  }
+  for (auto _ : state) {
+    // As `greslint limits` reads a file: into the source manager, then the reader.
+    SourceManager sources;
+    const FileId file = sources.add(path, text);
+    limits::LimitsDb db;
+    auto error = limits::read_limits(sources, file, db);
+    if (error || db.assocs.size() + 1 < std::size_t(state.range(0))) state.SkipWithError("the dump did not read");
+    benchmark::DoNotOptimize(db.assocs.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
 void sizes(benchmark::internal::Benchmark* b) {
   for (std::int64_t n : {100, 1000, 10000, 100000}) b->Arg(n);
   b->Unit(benchmark::kMillisecond);
@@ -277,6 +315,7 @@ BENCHMARK(BM_HostlistCommand)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SlurmHostlistShift)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Analyze)->Apply(sizes);
 BENCHMARK(BM_Lint)->Apply(sizes);
+BENCHMARK(BM_ReadLimits)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -53,6 +53,9 @@ struct LintOptions {
   /// --prefix-map OLD=NEW (PrefixMap= in .greslint.conf): Includes under OLD are read from
   /// NEW, an absolute directory by now.
   std::vector<std::pair<std::string, std::string>> prefix_map;
+  /// --limits FILE (lint): QOS and association limits to check with the configuration
+  /// (sacctmgr dump, sacctmgr show qos|assoc -P; docs/limits.md).
+  std::vector<std::string> limits;
 };
 
 /// "OLD=NEW" as --prefix-map and PrefixMap= take it, NEW made absolute against `base`;

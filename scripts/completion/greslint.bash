@@ -8,7 +8,7 @@ _greslint_options() {
     local common="-h --help -v --verbose"
     case $1 in
         lint)
-            echo "$common --slurm-version --format -o --output --fail-level --select --ignore --nodes --color -q --quiet --severity --config --no-config --prefix-map --min-severity --statistics --baseline --write-baseline" ;;
+            echo "$common --slurm-version --format -o --output --fail-level --select --ignore --nodes --color -q --quiet --severity --config --no-config --prefix-map --min-severity --statistics --baseline --write-baseline --limits" ;;
         nodes)
             echo "$common --slurm-version --format -o --output --fail-level --select --ignore --nodes --color -q --quiet --severity --config --no-config --prefix-map --verdict" ;;
         node-check)
@@ -23,8 +23,10 @@ _greslint_options() {
             echo "$common --git --slurm-version --format -o --output --fail-level --select --ignore --severity --config --no-config" ;;
         why)
             echo "$common --conf --state --slurm-version --format -o --output --no-drift -q --quiet" ;;
+        limits)
+            echo "$common --cluster --slurm-version --format -o --output --fail-level --select --ignore --color -q --quiet --severity --config --no-config --prefix-map" ;;
         job)
-            echo "$common --cluster --args --slurm-version --format -o --output --fail-level --select --ignore --color -q --quiet --severity --config --no-config --prefix-map" ;;
+            echo "$common --cluster --args --limits --user --account --slurm-version --format -o --output --fail-level --select --ignore --color -q --quiet --severity --config --no-config --prefix-map" ;;
         upgrade)
             echo "$common --to --slurm-version --format -o --output --fail-level --select --ignore --severity --config --no-config" ;;
     esac
@@ -38,7 +40,7 @@ _greslint() {
         cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
         words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
     fi
-    local commands="lint nodes node-check hostlist rules explain diff upgrade why job help"
+    local commands="lint nodes node-check hostlist rules explain diff upgrade why job limits help"
     local releases="22.05 23.02 23.11 24.05 24.11 25.05 25.11 26.05"
 
     # The command is the first word that is not an option; without one, greslint lints.

@@ -3,6 +3,8 @@
 // configurations (diff, upgrade) and for baselines.
 #include "commands/lint_session.hpp"
 #include "greslint/fingerprint.hpp"
+#include "job/job_model.hpp"
+#include "limits/limits_check.hpp"
 #include "util.hpp"
 
 namespace greslint {
@@ -16,6 +18,13 @@ std::unique_ptr<Analysis> analyze_configuration(const LintOptions& o, std::ostre
   if (!parse_node_filter(o.nodes, run->version.version, only, err) ||
       !check_node_filter(only, o.nodes, run->cluster, err))
     return nullptr;
+  if (!o.limits.empty()) {
+    limits::LimitsDb db;
+    if (!limits::load_limits(run->sources, o.limits, db, err)) return nullptr;
+    const limits::Pool pool = limits::pool_of(run->cluster, job::job_cluster(run->cluster));
+    limits::check_limits(run->cluster, pool, run->version.version, db, run->reporter);
+    for (FileId f : db.files) run->inputs.push_back(run->sources.path(f));
+  }
   auto a = std::make_unique<Analysis>();
   a->input_unreadable = input_unreadable(*run);
   std::vector<std::uint32_t> in_scope;

@@ -13,6 +13,7 @@ std::unique_ptr<Command> make_diff_command();
 std::unique_ptr<Command> make_upgrade_command();
 std::unique_ptr<Command> make_why_command();
 std::unique_ptr<Command> make_job_command();
+std::unique_ptr<Command> make_limits_command();
 
 std::vector<std::unique_ptr<Command>> all_commands() {
   std::vector<std::unique_ptr<Command>> commands;
@@ -26,6 +27,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   commands.push_back(make_upgrade_command());
   commands.push_back(make_why_command());
   commands.push_back(make_job_command());
+  commands.push_back(make_limits_command());
   return commands;
 }
 

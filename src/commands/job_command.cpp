@@ -13,6 +13,8 @@
 #include "commands/report_options.hpp"
 #include "greslint/lint.hpp"
 #include "job/job_check.hpp"
+#include "limits/limits_check.hpp"
+#include "rules/limits_rules.hpp"
 #include "util.hpp"
 
 namespace greslint::cli {
@@ -35,6 +37,11 @@ class JobCommand final : public Command {
     cmd.add_option("--cluster", cluster_, "the cluster's configuration: a directory holding slurm.conf, or the file "
                                           "(default: as for lint)");
     cmd.add_option("--args", args_, "an sbatch command line given before each script (\"-p gpu --gres=gpu:2\")");
+    cmd.add_option("--limits", limits_, "QOS and association limits (sacctmgr dump, sacctmgr show qos|assoc -P); "
+                                        "repeatable");
+    cmd.add_option("--user", user_, "the submitting user, for --limits (default: the files' first user)");
+    cmd.add_option("--account", account_, "the account, for --limits, when the job gives none (default: the "
+                                          "user's default account)");
     cmd.add_option("--slurm-version", o_.slurm_version, "Slurm release to model (22.05 ... 26.05)");
     add_report_options(cmd, o_, text_);
   }
@@ -53,6 +60,10 @@ class JobCommand final : public Command {
     const job::JobCluster cluster = job::job_cluster(run->cluster);
     FileId args;
     if (!args_.empty()) args = run->sources.add("<--args>", args_);
+    limits::LimitsDb db;
+    if (!limits::load_limits(run->sources, limits_, db, err)) return 2;
+    const limits::Pool pool = limits::pool_of(run->cluster, cluster);
+    const rules::JobLimits job_limits{db, pool, user_.empty() ? db.first_user() : user_, account_};
     Reporter reporter;
     LintReport report;
     for (const std::string& path : scripts_) {
@@ -63,7 +74,8 @@ class JobCommand final : public Command {
       }
       const FileId file = run->sources.add(path, std::move(*text));
       report.inputs.push_back(path);
-      job::check_job(job::read_job_script(run->sources, file, args), cluster, run->version.version, reporter);
+      job::check_job(job::read_job_script(run->sources, file, args), cluster, run->version.version, reporter,
+                     limits_.empty() ? nullptr : &job_limits);
     }
     auto overrides = parse_severity_overrides(o_.severity, err);
     if (!overrides) return 2;
@@ -102,6 +114,8 @@ class JobCommand final : public Command {
   std::vector<std::string> scripts_;
   std::string cluster_;
   std::string args_;
+  std::vector<std::string> limits_;
+  std::string user_, account_;
 };
 
 }  // namespace

@@ -27,6 +27,9 @@ class LintCommand final : public Command {
       cmd.add_flag("--statistics", o_.statistics, "print how many findings each rule has instead of the findings");
       cmd.add_option("--baseline", o_.baseline, "do not report the findings recorded in FILE (see --write-baseline)");
       cmd.add_option("--write-baseline", o_.write_baseline, "record every finding in FILE, a baseline to commit");
+      cmd.add_option("--limits", o_.limits,
+                     "also check QOS and association limits (sacctmgr dump, sacctmgr show qos|assoc -P); "
+                     "repeatable");
     }
     if (kind_ == Kind::nodes)
       cmd.add_option("--verdict", o_.verdicts,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "job/job_check.hpp"
 
+#include "rules/limits_rules.hpp"
 #include "rules/stages.hpp"
 
 namespace greslint {
@@ -49,7 +50,7 @@ std::vector<rules::PartitionFit> partition_fits(const JobRequest& job, const Job
 }  // namespace
 
 rules::JobOutcome check_job(const JobScript& script, const JobCluster& cluster, SlurmVersion version,
-                            Reporter& out) {
+                            Reporter& out, const rules::JobLimits* limits) {
   const JobRequest job = read_request(script, cluster, version);
   // The GPUs the whole job needs: --gpus, or --gpus-per-task times the tasks.
   std::uint64_t gpus_per_job = 0;
@@ -63,6 +64,16 @@ rules::JobOutcome check_job(const JobScript& script, const JobCluster& cluster, 
   for (const auto& check : rules::kJobSubmissionStage) {
     outcome = check.run(view, out);
     if (outcome.kind() != rules::JobOutcome::Kind::accepted) break;
+    // The limits checks slurmctld makes right after this one (--limits).
+    if (limits) {
+      const rules::JobLimitsView lv{view, *limits};
+      for (const auto& lc : rules::kJobLimitsStage) {
+        if (lc.after != check.rule) continue;
+        outcome = lc.run(lv, out);
+        if (outcome.kind() != rules::JobOutcome::Kind::accepted) break;
+      }
+      if (outcome.kind() != rules::JobOutcome::Kind::accepted) break;
+    }
   }
   for (const auto& check : rules::kJobScriptStage) check.run(view, out);
   return outcome;

@@ -8,10 +8,15 @@
 #include "job/job_model.hpp"
 #include "rules/job_view.hpp"
 
+namespace greslint::rules {
+struct JobLimits;
+}
+
 namespace greslint::job {
 
-/// Reports the findings of `script` to `out` and returns what slurmctld does with the job.
+/// Reports the findings of `script` to `out` and returns what slurmctld does with the job;
+/// with `limits`, also what the QOS and association limits do to it (GRS44x).
 rules::JobOutcome check_job(const JobScript& script, const JobCluster& cluster, SlurmVersion version,
-                            Reporter& out);
+                            Reporter& out, const rules::JobLimits* limits = nullptr);
 
 }  // namespace greslint::job

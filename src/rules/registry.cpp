@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "rules/limits_rules.hpp"
 #include "rules/rules.hpp"
 #include "rules/stages.hpp"
 
@@ -111,6 +112,17 @@ constexpr RuleEntry kRules[] = {
     {"GRS407", &GRS407},
     {"GRS408", &GRS408},
     {"GRS410", &GRS410},
+    {"GRS420", &GRS420},
+    {"GRS421", &GRS421},
+    {"GRS422", &GRS422},
+    {"GRS423", &GRS423},
+    {"GRS424", &GRS424},
+    {"GRS425", &GRS425},
+    {"GRS426", &GRS426},
+    {"GRS440", &GRS440},
+    {"GRS441", &GRS441},
+    {"GRS442", &GRS442},
+    {"GRS443", &GRS443},
     {"GRS501", &GRS501},
     {"GRS502", &GRS502},
     {"GRS503", &GRS503},
@@ -338,6 +350,20 @@ constexpr Check<RegistrationView> kRegistrationTopology[] = {
     {&GRS305, check_grs305, "gres.c:_valid_gres_type"},
 };
 
+// ----- QOS and association limits (greslint limits, lint --limits) --------------------------
+
+// slurmctld loads the associations and QOS from slurmdbd (assoc_mgr_init) once its TRES are
+// known (controller.c:_init_tres), and checks its partitions' QOS= as it builds them.
+constexpr Check<LimitsView> kLimits[] = {
+    {&GRS420, check_grs420, "assoc_mgr.c:assoc_mgr_set_tres_cnt_array"},
+    {&GRS421, check_grs421, "acct_policy.c:acct_policy_validate"},
+    {&GRS422, check_grs422, "assoc_mgr.c:assoc_mgr_find_tres_pos"},
+    {&GRS425, check_grs425, "slurmctld/read_config.c:_build_single_partitionline_info"},
+    {&GRS426, check_grs426, "job_mgr.c:_determine_and_validate_qos"},
+    {&GRS423, check_grs423, "acct_policy.c:acct_policy_job_runnable_post_select"},
+    {&GRS424, check_grs424, "acct_policy.c:_qos_job_runnable_post_select"},
+};
+
 // ----- A job script (greslint job) -----------------------------------------------------
 
 // sbatch validates its options (slurm_opt.c:validate_options) before it submits; then
@@ -355,6 +381,16 @@ constexpr JobCheck<JobView> kJobSubmission[] = {
     {&GRS604, check_grs604, "job_mgr.c:_valid_job_part"},
     {&GRS602, check_grs602, "job_mgr.c:select_nodes"},
     {&GRS600, check_grs600, "job_mgr.c:select_nodes"},
+};
+
+// With --limits: the association and QOS lookups of _job_create after the partitions,
+// acct_policy_validate after the GRES request, and the scheduler's limits once the job would
+// otherwise be placed (each entry runs right after the kJobSubmission check it names).
+constexpr JobLimitsCheck kJobLimits[] = {
+    {&GRS441, check_grs441, &GRS607, "assoc_mgr.c:assoc_mgr_fill_in_assoc"},
+    {&GRS442, check_grs442, &GRS607, "job_mgr.c:_determine_and_validate_qos"},
+    {&GRS443, check_grs443, &GRS601, "acct_policy.c:acct_policy_validate"},
+    {&GRS440, check_grs440, &GRS602, "acct_policy.c:acct_policy_job_runnable_post_select"},
 };
 
 // What the request and the script do once the job runs.
@@ -414,6 +450,8 @@ const Stage<GresNameView> kGresNameStage{"gres.conf records of a GRES name", kGr
 const Stage<GresPluginView> kGresPluginLoadStage{"GRES plugin load", kGresPluginLoad};
 const Stage<RegistrationView> kRegistrationCountStage{"registration: counts", kRegistrationCount};
 const Stage<RegistrationView> kRegistrationTopologyStage{"registration: per-device topology", kRegistrationTopology};
+const LimitsStage kLimitsStage{"QOS and association limits", kLimits, std::size(kLimits)};
+const JobLimitsStage kJobLimitsStage{"job limits", kJobLimits, std::size(kJobLimits)};
 const JobStage kJobSubmissionStage{"job submission", kJobSubmission};
 const JobStage kJobScriptStage{"job script", kJobScript};
 
@@ -443,6 +481,8 @@ std::vector<Placement> placements() {
   place(out, "gres.conf load", kGresPluginLoadStage);
   place(out, "registration", kRegistrationCountStage);
   place(out, "registration", kRegistrationTopologyStage);
+  for (const Check<LimitsView>& c : kLimitsStage) out.push_back(Placement{"limits", kLimitsStage.name, c.rule, c.follows});
+  for (const JobLimitsCheck& c : kJobLimitsStage) out.push_back(Placement{"job", kJobLimitsStage.name, c.rule, c.follows});
   place(out, "replay (moving)", kInReplay);
   place(out, "hardware", kHardware);
   place(out, "job", kJobSubmissionStage);

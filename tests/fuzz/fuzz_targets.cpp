@@ -4,6 +4,7 @@
 // hostlist index agreeing with the plain scan, Cores= lists surviving a fold/re-parse round
 // trip, no terminal escape or raw line break reaching an output format.
 #include "fuzz_targets.hpp"
+#include "limits/limits.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -326,7 +327,33 @@ int pipeline(const std::uint8_t* data, std::size_t size) {
   return 0;
 }
 
+int limits(const std::uint8_t* data, std::size_t size) {
+  if (size > kMaxInput) return 0;
+  SourceManager sources;
+  const FileId file = sources.add("fuzz.cfg", std::string(reinterpret_cast<const char*>(data), size));
+  greslint::limits::LimitsDb db;
+  if (auto error = greslint::limits::read_limits(sources, file, db)) {
+    check_span(sources, error->span, "limits error span");
+    require(!error->message.empty(), "limits error without a message");
+    return 0;
+  }
+  for (const greslint::limits::Assoc& a : db.assocs) {
+    check_span(sources, a.span, "association span");
+    for (const greslint::limits::Limit& l : a.limits)
+      for (const greslint::limits::Tres& t : l.tres) check_span(sources, t.span, "TRES span");
+    const greslint::limits::EffectiveAssoc e = greslint::limits::effective(db, a);
+    require(!e.chain.empty() && e.chain.size() <= db.assocs.size(), "association chain");
+  }
+  for (const greslint::limits::Qos& q : db.qos) {
+    check_span(sources, q.span, "QOS span");
+    for (const greslint::limits::Limit& l : q.limits)
+      for (const greslint::limits::Tres& t : l.tres) check_span(sources, t.span, "TRES span");
+  }
+  return 0;
+}
+
 Target find_target(std::string_view name) {
+  if (name == "limits") return limits;
   if (name == "reader") return reader;
   if (name == "hostlist") return hostlist;
   if (name == "gres_values") return gres_values;

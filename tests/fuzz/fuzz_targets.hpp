@@ -26,6 +26,8 @@ int reader(const std::uint8_t* data, std::size_t size);
 int hostlist(const std::uint8_t* data, std::size_t size);
 int gres_values(const std::uint8_t* data, std::size_t size);
 int pipeline(const std::uint8_t* data, std::size_t size);
+/// The limits reader (sacctmgr dump, show qos|assoc -P) and the inheritance walk.
+int limits(const std::uint8_t* data, std::size_t size);
 
 /// Target by name ("reader", "hostlist", "gres_values", "pipeline"), or nullptr.
 using Target = int (*)(const std::uint8_t*, std::size_t);

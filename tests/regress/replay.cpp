@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::size_t replayed = 0;
-  for (const char* name : {"reader", "hostlist", "gres_values", "pipeline"}) {
+  for (const char* name : {"reader", "hostlist", "gres_values", "pipeline", "limits"}) {
     const fs::path dir = fs::path(argv[1]) / name;
     if (!fs::is_directory(dir)) continue;
     std::vector<fs::path> inputs;
