@@ -529,6 +529,8 @@ Span LimitOwner::span() const { return qos ? qos->span : assoc->span; }
 // ----- inheritance --------------------------------------------------------------------------
 
 EffectiveAssoc::Found EffectiveAssoc::max_limit(LimitKind k, std::string_view tres) const {
+  // Grp limits are not inherited: each ancestor's own applies to its subtree.
+  if (k == LimitKind::grp_tres || k == LimitKind::grp_tres_mins || k == LimitKind::grp_tres_run_mins) return {};
   for (const Assoc* a : chain)
     if (const Limit* l = a->limit(k))
       if (const Tres* t = l->find(tres)) return Found{t, a};

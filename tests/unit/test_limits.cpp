@@ -105,7 +105,7 @@ TEST_CASE("limits: sacctmgr show qos -P and -p", "[limits]") {
       "MaxJobsPU|MaxSubmitPU|MaxTRESPA|MaxJobsPA|MaxSubmitPA|MinTRES";
   SECTION("-P") {
     Read r(header + "\nnormal|0|00:00:00|||cluster|||1.000000|||||||||||||||||\n"
-                    "gpu|10|00:00:00|||cluster|DenyOnLimit,OverPartQOS||1.000000|gres/gpu=16||||||gres/gpu=4|||||"
+                    "gpu|10|00:00:00|||cluster|DenyOnLimit,OverPartQOS||1.000000|gres/gpu=16||||||gres/gpu=4||||"
                     "gres/gpu:a100=2||||||gres/gpu=1\n",
            "qos.psv");
     REQUIRE_FALSE(r.error);
