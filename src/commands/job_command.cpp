@@ -14,6 +14,9 @@
 #include "greslint/lint.hpp"
 #include "job/job_check.hpp"
 #include "limits/limits_check.hpp"
+#include "limits/predict.hpp"
+#include <nlohmann/json.hpp>
+#include "greslint/hostlist.hpp"
 #include "rules/limits_rules.hpp"
 #include "util.hpp"
 
@@ -39,6 +42,8 @@ class JobCommand final : public Command {
     cmd.add_option("--args", args_, "an sbatch command line given before each script (\"-p gpu --gres=gpu:2\")");
     cmd.add_option("--limits", limits_, "QOS and association limits (sacctmgr dump, sacctmgr show qos|assoc -P); "
                                         "repeatable");
+    cmd.add_option("--running", running_, "jobs already running, for --limits: a JSON list of {\"script\", "
+                                          "\"user\", \"args\", \"nodes\"} (their GPUs count against group limits)");
     cmd.add_option("--user", user_, "the submitting user, for --limits (default: the files' first user)");
     cmd.add_option("--account", account_, "the account, for --limits, when the job gives none (default: the "
                                           "user's default account)");
@@ -63,7 +68,12 @@ class JobCommand final : public Command {
     limits::LimitsDb db;
     if (!limits::load_limits(run->sources, limits_, db, err)) return 2;
     const limits::Pool pool = limits::pool_of(run->cluster, cluster);
-    const rules::JobLimits job_limits{db, pool, user_.empty() ? db.first_user() : user_, account_};
+    rules::JobLimits job_limits{db, pool, user_.empty() ? db.first_user() : user_, account_};
+    limits::Usage usage;
+    if (!running_.empty()) {
+      if (!read_running(*run, cluster, job_limits, usage, err)) return 2;
+      job_limits.usage = &usage;
+    }
     Reporter reporter;
     LintReport report;
     for (const std::string& path : scripts_) {
@@ -109,8 +119,60 @@ class JobCommand final : public Command {
     return true;
   }
 
+  /// --running FILE: each running job's script read as sbatch does, counted into `usage`.
+  bool read_running(Analysis& run, const job::JobCluster& cluster, const rules::JobLimits& limits,
+                    limits::Usage& usage, std::ostream& err) const {
+    auto text = read_whole(running_);
+    if (!text) {
+      err << fmt::format("greslint: cannot read {}\n", running_);
+      return false;
+    }
+    nlohmann::json list;
+    try {
+      list = nlohmann::json::parse(*text);
+    } catch (const std::exception& e) {
+      err << fmt::format("greslint: {}: not JSON: {}\n", running_, e.what());
+      return false;
+    }
+    if (!list.is_array()) {
+      err << fmt::format("greslint: {}: a JSON list of running jobs was expected\n", running_);
+      return false;
+    }
+    for (const nlohmann::json& j : list) {
+      if (!j.is_object() || !j.contains("script") || !j["script"].is_string()) {
+        err << fmt::format("greslint: {}: each running job needs a \"script\"\n", running_);
+        return false;
+      }
+      const std::string path = j["script"].get<std::string>();
+      auto script_text = read_whole(path);
+      if (!script_text) {
+        err << fmt::format("greslint: {}: cannot read {}\n", running_, path);
+        return false;
+      }
+      auto str = [&](const char* key) {
+        return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+      };
+      const FileId file = run.sources.add(path, std::move(*script_text));
+      FileId args;
+      if (const std::string a = str("args"); !a.empty()) args = run.sources.add("<running args>", a);
+      const job::JobScript script = job::read_job_script(run.sources, file, args);
+      const job::JobRequest request = job::read_request(script, cluster, run.version.version);
+      std::vector<std::uint32_t> nodes;
+      if (const std::string n = str("nodes"); !n.empty()) {
+        auto parsed = parse_hostlist(n, Span{}, VersionProfile(run.version.version));
+        if (parsed.ok() && parsed.list->size() <= cluster.nodes.size())
+          for (std::uint32_t i = 0; i < cluster.nodes.size(); ++i)
+            if (parsed.list->contains(cluster.nodes[i].name)) nodes.push_back(i);
+      }
+      const std::string user = str("user").empty() ? limits.user : str("user");
+      limits::add_running(usage, script, request, cluster, limits, user, nodes);
+    }
+    return true;
+  }
+
   LintOptions o_;
   ReportOptionText text_;
+  std::string running_;
   std::vector<std::string> scripts_;
   std::string cluster_;
   std::string args_;

@@ -54,16 +54,17 @@ struct Request {
   }
 };
 
-Request request_of(const JobView& v, const Pool& pool, const PoolPartition* part) {
+Request request_of(const job::JobScript& script, const job::JobRequest& job, const Pool& pool,
+                   const PoolPartition* part) {
   Request r;
-  r.nodes = std::max<std::uint64_t>(1, v.job.min_nodes);
-  for (const job::GresAsk& a : v.job.asks) {
+  r.nodes = std::max<std::uint64_t>(1, job.min_nodes);
+  for (const job::GresAsk& a : job.asks) {
     if (a.name != "gpu") continue;
     std::uint64_t c = a.count;
     switch (a.per) {
       case job::GresAsk::Per::node: c = sat_mul(a.count, r.nodes); break;
       case job::GresAsk::Per::job: break;
-      case job::GresAsk::Per::task: c = sat_mul(a.count, v.job.ntasks ? *v.job.ntasks : r.nodes); break;
+      case job::GresAsk::Per::task: c = sat_mul(a.count, job.ntasks ? *job.ntasks : r.nodes); break;
       case job::GresAsk::Per::socket: c = sat_mul(a.count, r.nodes); break;
     }
     r.add("gres/gpu", c);
@@ -74,7 +75,7 @@ Request request_of(const JobView& v, const Pool& pool, const PoolPartition* part
                r.tres.end());
   // _set_time_limit: the job's --time, else the partition's DefaultTime, else its MaxTime.
   std::optional<std::uint64_t> t;
-  if (const job::JobOption* o = v.script.last("time")) t = time_minutes(o->value);
+  if (const job::JobOption* o = script.last("time")) t = time_minutes(o->value);
   if (!t && part) t = part->default_time ? part->default_time : part->max_time;
   if (t) r.minutes = *t;
   return r;
@@ -133,6 +134,12 @@ bool beyond(LimitKind k, std::uint64_t value, std::string_view name, const Reque
   return false;
 }
 
+std::string running_note(std::uint64_t used, std::string_view name, LimitKind k) {
+  if (used == 0) return {};
+  return fmt::format(" and running jobs hold {} {}{}", used, name,
+                     k == LimitKind::grp_tres_run_mins ? "-minutes" : "");
+}
+
 std::string describe_limit(LimitKind k, const Tres& t) { return fmt::format("{}={}={}", to_string(k), t.name, t.value); }
 
 std::string asked(LimitKind k, std::string_view name, const Request& r) {
@@ -156,8 +163,46 @@ struct Checker {
   const Request& r;
   bool time_given;
   bool at_submit;
+  const Usage* usage;  ///< the running jobs (--running); null: none
+  const std::string& user;
+  const std::string& account;
   std::set<std::pair<LimitKind, std::string>> qos_set;  ///< limits a QOS already set
   Prediction hit;
+
+  /// What the running jobs already use of limit `k` of QOS `q` for TRES `tres`
+  /// (grp_used_tres, the QOS's per-user and per-account usage, grp_used_tres_run_secs).
+  std::uint64_t qos_used(const Qos& q, LimitKind k, const std::string& tres) const {
+    if (!usage) return 0;
+    const std::string qn = to_lower(q.name);
+    auto get = [](const auto& m, const auto& key) -> std::uint64_t {
+      auto it = m.find(key);
+      return it == m.end() ? 0 : it->second;
+    };
+    switch (k) {
+      case LimitKind::grp_tres: return get(usage->qos_grp, std::make_pair(qn, tres));
+      case LimitKind::grp_tres_run_mins: return get(usage->qos_run_mins, std::make_pair(qn, tres));
+      case LimitKind::max_tres_per_user: return get(usage->qos_user, std::make_tuple(qn, to_lower(user), tres));
+      case LimitKind::max_tres_per_account:
+        return get(usage->qos_account, std::make_tuple(qn, to_lower(account), tres));
+      default: return 0;
+    }
+  }
+  std::uint64_t assoc_used(const Assoc& a, LimitKind k, const std::string& tres) const {
+    if (!usage) return 0;
+    const auto& m = k == LimitKind::grp_tres ? usage->assoc_grp
+                    : k == LimitKind::grp_tres_run_mins ? usage->assoc_run_mins
+                                                        : usage->assoc_none;
+    auto it = m.find({&a, tres});
+    return it == m.end() ? 0 : it->second;
+  }
+  /// _validate_tres_usage_limits with safe limits: the request with what runs, against the limit.
+  bool beyond_with_usage(LimitKind k, const Tres& t, std::uint64_t used) const {
+    if (beyond(k, t.value, t.name, r, pool.enforce_safe, at_submit, time_given)) return true;
+    if (used == 0) return false;
+    const_cast<Checker*>(this)->hit.until_jobs_end = true;
+    const std::uint64_t req = k == LimitKind::grp_tres_run_mins ? sat_mul(r.count(t.name), r.minutes) : r.count(t.name);
+    return req > 0 && req + used > t.value;
+  }
 
   bool relevant(const Tres& t) const { return is_gpu_tres(t.name) && pool.tracks(t.name); }
 
@@ -168,11 +213,12 @@ struct Checker {
       for (const Tres& t : l->tres) {
         if (!relevant(t)) continue;
         if (!qos_set.emplace(k, to_lower(t.name)).second) continue;
-        if (!beyond(k, t.value, t.name, r, pool.enforce_safe, at_submit, time_given)) continue;
+        const std::uint64_t used = qos_used(q, k, to_lower(t.name));
+        if (!beyond_with_usage(k, t, used)) continue;
         hit.reason = std::string(qos_reason(k));
         hit.limit = t.span;
-        hit.message = fmt::format("QOS {} has {}: the job asks for {}", q.name, describe_limit(k, t),
-                                  asked(k, t.name, r));
+        hit.message = fmt::format("QOS {} has {}: the job asks for {}{}", q.name, describe_limit(k, t),
+                                  asked(k, t.name, r), running_note(used, t.name, k));
         hit.limit_note = fmt::format("QOS {}'s {} limit", q.name, to_string(k));
         return true;
       }
@@ -180,16 +226,17 @@ struct Checker {
     return false;
   }
 
-  bool check_assoc_limit(const Assoc& owner, const Assoc& user, LimitKind k, const Tres& t, bool inherited) {
+  bool check_assoc_limit(const Assoc& owner, const Assoc& holder, LimitKind k, const Tres& t, bool inherited) {
     if (!relevant(t) || qos_set.count({k, to_lower(t.name)})) return false;
-    if (!beyond(k, t.value, t.name, r, pool.enforce_safe, at_submit, time_given)) return false;
+    const std::uint64_t used = assoc_used(owner, k, to_lower(t.name));
+    if (!beyond_with_usage(k, t, used)) return false;
     hit.reason = std::string(assoc_reason(k));
     hit.limit = t.span;
     const std::string who = owner.is_user() ? fmt::format("user {} in account {}", owner.user, owner.account)
                                             : fmt::format("account {}", owner.account);
-    hit.message = fmt::format("the association of {} has {}{}: the job asks for {}", who, describe_limit(k, t),
-                              inherited && &owner != &user ? fmt::format(" (user {} inherits it)", user.user) : "",
-                              asked(k, t.name, r));
+    hit.message = fmt::format("the association of {} has {}{}: the job asks for {}{}", who, describe_limit(k, t),
+                              inherited && &owner != &holder ? fmt::format(" (user {} inherits it)", holder.user) : "",
+                              asked(k, t.name, r), running_note(used, t.name, k));
     hit.limit_note = fmt::format("{}'s {} limit", who, to_string(k));
     return true;
   }
@@ -221,36 +268,52 @@ struct Checker {
 
 }  // namespace
 
-Prediction predict(const rules::JobLimitsView& lv) {
-  Prediction p;
-  const JobView& v = lv.job;
-  const rules::JobLimits* limits = &lv.limits;
-  const LimitsDb& db = limits->db;
-  const Pool& pool = limits->pool;
-  if (!pool.enforce_assocs && !pool.enforce_limits && !pool.enforce_qos) return p;
+namespace {
+
+/// What slurmctld resolves for a job before its limits: partition, association, QOS.
+struct Resolved {
+  Prediction error;  ///< invalid account / QOS; kind none when resolved
+  const job::JobPartition* jp = nullptr;
+  const PoolPartition* part = nullptr;
+  std::string user, account;
+  const Assoc* assoc = nullptr;
+  EffectiveAssoc e;
+  const Qos* qos1 = nullptr;
+  const Qos* qos2 = nullptr;
+  const Qos* job_qos = nullptr;  ///< the job's own QOS (not the partition's)
+  Request r;
+  bool time_given = false;
+};
+
+Resolved resolve(const job::JobScript& script, const job::JobRequest& job, const job::JobCluster& cluster,
+                 const rules::JobLimits& limits, const std::string& user) {
+  Resolved out;
+  Prediction& p = out.error;
+  const LimitsDb& db = limits.db;
+  const Pool& pool = limits.pool;
   // The partition: the job's first (slurmctld tries them in order), else the default.
   const job::JobPartition* jp = nullptr;
-  if (!v.job.partitions.empty())
-    jp = v.cluster.partition(v.job.partitions.front());
+  if (!job.partitions.empty())
+    jp = cluster.partition(job.partitions.front());
   else
-    jp = v.cluster.default_partition();
-  const PoolPartition* part = jp ? pool.partition(jp->name) : nullptr;
+    jp = cluster.default_partition();
+  out.jp = jp;
+  out.part = jp ? pool.partition(jp->name) : nullptr;
+  out.user = user;
 
   // The association: user, account (the job's --account, else greslint's --account, else
   // the user's default), partition.
-  const std::string user = limits->user;
   std::string account;
-  const job::JobOption* account_option = v.script.last("account");
-  if (account_option)
-    account = account_option->value;
-  else if (!limits->account.empty())
-    account = limits->account;
+  if (const job::JobOption* o = script.last("account"))
+    account = o->value;
+  else if (!limits.account.empty())
+    account = limits.account;
   else
     account = db.default_account(user);
-  const Assoc* assoc = nullptr;
+  out.account = account;
   if (db.assocs_known && !user.empty()) {
-    assoc = db.user_assoc(user, account, jp ? std::string_view(jp->name) : std::string_view{});
-    if (!assoc && pool.enforce_assocs) {
+    out.assoc = db.user_assoc(user, account, jp ? std::string_view(jp->name) : std::string_view{});
+    if (!out.assoc && pool.enforce_assocs) {
       p.kind = Prediction::Kind::invalid_account;
       p.message = account.empty() ? fmt::format("user {} has no association, and associations are enforced", user)
                                   : fmt::format("user {} has no association with account {}{}", user, account,
@@ -259,15 +322,15 @@ Prediction predict(const rules::JobLimitsView& lv) {
                                                db.default_account(user))
                                  : fmt::format("add the user: sacctmgr add user {} account=ACCOUNT", user);
       if (const Assoc* a = db.account(account)) p.limit = a->span;
-      return p;
+      return out;
     }
   }
-  EffectiveAssoc e;
-  if (assoc) e = effective(db, *assoc);
+  if (out.assoc) out.e = effective(db, *out.assoc);
+  const EffectiveAssoc& e = out.e;
 
   // The QOS: --qos, else the association's default, else its only QOS, else normal
   // (assoc_mgr_get_default_qos_info).
-  const job::JobOption* qos_option = v.script.last("qos");
+  const job::JobOption* qos_option = script.last("qos");
   std::string qos_name;
   if (qos_option)
     qos_name = qos_option->value;
@@ -282,49 +345,137 @@ Prediction predict(const rules::JobLimitsView& lv) {
     p.kind = Prediction::Kind::invalid_qos;
     p.message = fmt::format("QOS {} does not exist{}", qos_name, qos_option ? "" : " (the job's default QOS)");
     p.help = "define it (sacctmgr add qos " + qos_name + ") or submit with an existing --qos";
-    return p;
+    return out;
   }
-  if (assoc && pool.enforce_qos &&
+  if (out.assoc && pool.enforce_qos &&
       std::none_of(e.qos.begin(), e.qos.end(), [&](const std::string& q) { return iequals(q, qos_name); })) {
     p.kind = Prediction::Kind::invalid_qos;
     std::string list;
     for (const std::string& q : e.qos) list += (list.empty() ? "" : ",") + q;
     p.message = fmt::format("the association of user {} in account {} may not use QOS {} (its QOS: {})", user,
-                            assoc->account, qos_name, list.empty() ? "none" : list);
+                            out.assoc->account, qos_name, list.empty() ? "none" : list);
     p.help = fmt::format("sacctmgr modify user {} set qos+={}", user, qos_name);
-    p.limit = e.qos_from ? e.qos_from->qos_span : assoc->span;
-    return p;
+    p.limit = e.qos_from ? e.qos_from->qos_span : out.assoc->span;
+    return out;
   }
-  if (!pool.enforce_limits) return p;
-
+  out.job_qos = qos;
   // acct_policy_set_qos_order: the partition QOS first, unless the job's QOS has OverPartQOS.
-  const Qos* part_qos = part && part->qos ? db.find_qos(part->qos->value) : nullptr;
-  const Qos* qos1 = qos;
-  const Qos* qos2 = nullptr;
+  const Qos* part_qos = out.part && out.part->qos ? db.find_qos(out.part->qos->value) : nullptr;
+  out.qos1 = qos;
   if (part_qos && qos) {
     if (qos->over_part_qos) {
-      qos2 = part_qos;
+      out.qos2 = part_qos;
     } else {
-      qos1 = part_qos;
-      qos2 = qos;
+      out.qos1 = part_qos;
+      out.qos2 = qos;
     }
-    if (qos1 == qos2) qos2 = nullptr;
+    if (out.qos1 == out.qos2) out.qos2 = nullptr;
   } else if (part_qos) {
-    qos1 = part_qos;
+    out.qos1 = part_qos;
   }
+  out.r = request_of(script, job, pool, out.part);
+  out.time_given = script.last("time") != nullptr;
+  return out;
+}
 
-  const Request r = request_of(v, pool, part);
-  const bool time_given = v.script.last("time") != nullptr;
-  // Submission: strict checks with a DenyOnLimit QOS, or without any QOS.
-  const bool strict = (qos1 && qos1->deny_on_limit) || (qos2 && qos2->deny_on_limit) || (!qos1 && db.qos_known);
+}  // namespace
+
+void add_running(Usage& usage, const job::JobScript& script, const job::JobRequest& job,
+                 const job::JobCluster& cluster, const rules::JobLimits& limits, const std::string& user,
+                 const std::vector<std::uint32_t>& nodes) {
+  Resolved res = resolve(script, job, cluster, limits, user);
+  if (res.error.kind != Prediction::Kind::none) return;  // a refused job uses nothing
+  // Once placed, an untyped request is counted as the type it got (the allocation's TRES).
+  std::string got_type;
+  bool one_type = !nodes.empty();
+  for (std::uint32_t n : nodes) {
+    if (n >= cluster.nodes.size()) continue;
+    for (const job::NodeGres& g : cluster.nodes[n].gres) {
+      if (g.name != "gpu" || g.type.empty()) continue;
+      if (got_type.empty()) got_type = g.type;
+      else if (got_type != g.type) one_type = false;
+    }
+  }
+  Request r = res.r;
+  const std::uint64_t total = r.count("gres/gpu");
+  bool typed = false;
+  for (const auto& t : r.tres)
+    if (t.first.size() > 8) typed = true;
+  if (!typed && one_type && !got_type.empty() && total > 0 && limits.pool.tracks("gres/gpu:" + got_type))
+    r.tres.emplace_back("gres/gpu:" + got_type, total);
+  for (const auto& [name, count] : r.tres) {
+    const std::string tres = to_lower(name);
+    const std::uint64_t mins = sat_mul(count, r.minutes);
+    for (const Qos* q : {res.qos1, res.qos2}) {
+      if (!q) continue;
+      const std::string qn = to_lower(q->name);
+      usage.qos_grp[{qn, tres}] += count;
+      usage.qos_run_mins[{qn, tres}] += mins;
+      usage.qos_user[{qn, to_lower(user), tres}] += count;
+      usage.qos_account[{qn, to_lower(res.account), tres}] += count;
+    }
+    for (const Assoc* a : res.e.chain) {
+      usage.assoc_grp[{a, tres}] += count;
+      usage.assoc_run_mins[{a, tres}] += mins;
+    }
+  }
+  ++usage.jobs;
+}
+
+Prediction predict(const rules::JobLimitsView& lv) {
+  const JobView& v = lv.job;
+  const rules::JobLimits& limits = lv.limits;
+  Resolved res = resolve(v.script, v.job, v.cluster, limits, limits.user);
+  if (res.error.kind != Prediction::Kind::none) return res.error;
+  Prediction p;
+  const Pool& pool = limits.pool;
+  // partition_mgr.c:part_policy_valid_qos: a partition's AllowQos= without the job's QOS
+  // refuses it at submission with EnforcePartLimits (_part_access_check), else the scheduler
+  // leaves it pending with that state description (select_nodes, before the limits).
+  bool qos_refused = false;
+  std::string refusal;
+  if (res.job_qos && res.part && res.part->allow_qos && !iequals(res.part->allow_qos->value, "ALL")) {
+    const std::string_view allow = res.part->allow_qos->value;
+    const auto words = split_commas_view(allow);
+    if (std::none_of(words.begin(), words.end(), [&](std::string_view w) { return iequals(w, res.job_qos->name); })) {
+      qos_refused = true;
+      refusal = fmt::format("Job's QOS not permitted to use this partition ({} allows {} not {})", res.part->name,
+                            allow, res.job_qos->name);
+    }
+  }
+  if (qos_refused && pool.enforce_part_limits) {
+    p.kind = Prediction::Kind::invalid_qos;
+    p.message = fmt::format("partition {} has AllowQos={}, which does not include the job's QOS {} (EnforcePartLimits)",
+                            res.part->name, res.part->allow_qos->value, res.job_qos->name);
+    p.help = "submit with a QOS the partition allows";
+    p.limit = res.part->allow_qos->value_span;
+    return p;
+  }
+  auto refused = [&] {
+    p.kind = Prediction::Kind::pends;
+    p.reason = refusal;
+    std::replace(p.reason.begin(), p.reason.end(), ' ', '_');  // as squeue and scontrol print it
+    p.message = fmt::format("partition {} has AllowQos={}, which does not include the job's QOS {}", res.part->name,
+                            res.part->allow_qos->value, res.job_qos->name);
+    p.help = "submit with a QOS the partition allows";
+    p.limit = res.part->allow_qos->value_span;
+    p.limit_note = "the partition's AllowQos";
+    return p;
+  };
+  if (!pool.enforce_limits) return qos_refused ? refused() : p;
+  const Qos* qos1 = res.qos1;
+  const Qos* qos2 = res.qos2;
+  const Request& r = res.r;
+  // Submission: strict checks with a DenyOnLimit QOS, or without any QOS (usage plays no part).
+  const bool strict = (qos1 && qos1->deny_on_limit) || (qos2 && qos2->deny_on_limit) || (!qos1 && limits.db.qos_known);
   if (strict) {
-    Checker c{pool, r, time_given, true, {}, {}};
+    Checker c{pool, r, res.time_given, true, nullptr, res.user, res.account, {}, {}};
     static const std::vector<LimitKind> submit_kinds = {
         LimitKind::max_tres_per_account, LimitKind::grp_tres, LimitKind::max_tres_per_user,
         LimitKind::max_tres_mins_per_job, LimitKind::grp_tres_mins, LimitKind::grp_tres_run_mins,
         LimitKind::max_tres_per_job, LimitKind::max_tres_per_node, LimitKind::min_tres};
     if ((qos1 && c.check_qos(*qos1, submit_kinds)) || (qos2 && c.check_qos(*qos2, submit_kinds)) ||
-        (assoc && c.check_assocs(e))) {
+        (res.assoc && c.check_assocs(res.e))) {
       p = c.hit;
       p.kind = Prediction::Kind::denied;
       p.help = qos1 && qos1->deny_on_limit ? fmt::format("QOS {} has Flags=DenyOnLimit: ask for less", qos1->name)
@@ -332,13 +483,14 @@ Prediction predict(const rules::JobLimitsView& lv) {
       return p;
     }
   }
-  Checker c{pool, r, time_given, false, {}, {}};
+  if (qos_refused) return refused();
+  Checker c{pool, r, res.time_given, false, limits.usage, res.user, res.account, {}, {}};
   static const std::vector<LimitKind> run_kinds = {
       LimitKind::grp_tres_mins, LimitKind::grp_tres, LimitKind::grp_tres_run_mins,
       LimitKind::max_tres_mins_per_job, LimitKind::max_tres_per_job, LimitKind::max_tres_per_node,
       LimitKind::min_tres, LimitKind::max_tres_per_account, LimitKind::max_tres_per_user};
   if ((qos1 && c.check_qos(*qos1, run_kinds)) || (qos2 && c.check_qos(*qos2, run_kinds)) ||
-      (assoc && c.check_assocs(e))) {
+      (res.assoc && c.check_assocs(res.e))) {
     p = c.hit;
     p.kind = Prediction::Kind::pends;
     p.help = p.reason == "QOSMinGRES" ? "ask for at least the QOS's minimum, or use another QOS"

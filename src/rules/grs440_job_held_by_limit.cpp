@@ -14,7 +14,7 @@ JobOutcome check_grs440(const JobLimitsView& v, Reporter& out) {
   if (p.kind != limits::Prediction::Kind::pends) return JobOutcome::accepted();
   const job::JobOption* at = v.job.job.gpus_option ? v.job.job.gpus_option : v.job.job.gres_option;
   if (!at) at = v.job.script.last("qos");
-  out.report(GRS440, job_span(v.job, at), p.message + ": it pends for ever")
+  out.report(GRS440, job_span(v.job, at), p.message + (p.until_jobs_end ? ": it pends until they end" : ": it pends for ever"))
       .slurm(p.reason)
       .related(p.limit, p.limit_note)
       .help(p.help);

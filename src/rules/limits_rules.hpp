@@ -17,6 +17,7 @@
 namespace greslint::limits {
 struct LimitsDb;
 struct Pool;
+struct Usage;
 }  // namespace greslint::limits
 
 namespace greslint::rules {
@@ -37,6 +38,7 @@ struct JobLimits {
   const limits::Pool& pool;
   std::string user;     ///< the submitting user (--user, else the files' first user)
   std::string account;  ///< --account given to greslint; the job's own --account wins
+  const limits::Usage* usage = nullptr;  ///< what running jobs use (--running); null: nothing runs
 };
 
 /// A job check that also sees the limits.
