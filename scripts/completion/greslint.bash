@@ -26,7 +26,7 @@ _greslint_options() {
         limits)
             echo "$common --cluster --slurm-version --format -o --output --fail-level --select --ignore --color -q --quiet --severity --config --no-config --prefix-map" ;;
         job)
-            echo "$common --cluster --args --limits --user --account --slurm-version --format -o --output --fail-level --select --ignore --color -q --quiet --severity --config --no-config --prefix-map" ;;
+            echo "$common --cluster --args --limits --running --user --account --slurm-version --format -o --output --fail-level --select --ignore --color -q --quiet --severity --config --no-config --prefix-map" ;;
         upgrade)
             echo "$common --to --slurm-version --format -o --output --fail-level --select --ignore --severity --config --no-config" ;;
     esac
