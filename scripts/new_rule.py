@@ -39,6 +39,9 @@ STAGES = {
     "gres-plugin-load": ("kGresPluginLoad", "GresPluginView"),
     "registration-count": ("kRegistrationCount", "RegistrationView"),
     "registration-topology": ("kRegistrationTopology", "RegistrationView"),
+    "cluster-policy": ("kClusterPolicy", "PolicyView"),
+    "gpu-partition": ("kGpuPartition", "GpuPartitionView"),
+    "cluster-policy-nodes": ("kClusterPolicyNodes", "PolicyView"),
 }
 SEVERITIES = ("error", "warning", "note")
 EFFECTS = ("none", "fatal", "drain", "degraded", "advice")

@@ -51,13 +51,6 @@ struct StartupFate {
 
 class PreviousFlags;
 
-/// What the cluster policy checks (policy.cpp) share: which NodeName lines give GPUs.
-struct GpuPolicyScope {
-  std::vector<bool> line_has_gpu;
-  Span gpu_span;  ///< the first GPU line's Gres=, where findings without a setting point
-  std::optional<std::string> gpu_hosts = {};  ///< every GPU node, folded when first printed
-};
-
 /// What the replay of one node class carries from stage to stage (replay.cpp).
 struct ClassReplay {
   NodeClass& cls;
@@ -169,17 +162,11 @@ class Analyzer {
   /// Stage F for one GRES name: the registration stage lists, their outcomes applied.
   void register_name(NodeClass& cls, rules::RegistrationView& view, std::optional<std::string>& drain_reason);
   // ----- policy.cpp ----------------------------------------------------------------
-  /// GRS4xx: accounting, isolation and scheduling of the GPU pool.
+  /// The cluster-policy stages (GRS4xx): scheduling, accounting, isolation of the GPU pool,
+  /// the partitions that offer it.
   void check_policy();
-  const std::string& policy_gpu_hosts(GpuPolicyScope& g) const;
-  void check_gpu_scheduling(GpuPolicyScope& g);
-  /// GRS401-403, GRS405: whether GPU use is accounted so that gres/gpu limits apply.
-  bool check_gpu_accounting(GpuPolicyScope& g);
-  /// GRS406: whether jobs are confined to their GPUs.
-  bool check_gpu_isolation(GpuPolicyScope& g);
-  void check_gpu_partitions(GpuPolicyScope& g);
-  void check_stranded_gpus(const GpuPolicyScope& g, const std::vector<bool>& offered);
-  void check_autodetect_library(GpuPolicyScope& g);
+  /// Which nodes the partitions offer; runs kGpuPartition on each partition on the way.
+  rules::PartitionCover walk_partitions(const rules::PolicyView& policy);
 
   void fatal(NodeClass& cls, Verdict v, std::string reason) {
     if (cls.verdict == Verdict::slurmctld_fatal || cls.verdict == Verdict::slurmd_fatal) return;

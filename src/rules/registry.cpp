@@ -350,6 +350,28 @@ constexpr Check<RegistrationView> kRegistrationTopology[] = {
     {&GRS305, check_grs305, "gres.c:_valid_gres_type"},
 };
 
+// ----- The cluster as a whole: policy (GRS4xx) ----------------------------------------------
+
+// Once every node class is replayed, when GresTypes has gpu and a node line gives GPUs.
+constexpr Check<PolicyView> kClusterPolicy[] = {
+    {&GRS405, check_grs405, "select.c:select_g_init"},
+    {&GRS401, check_grs401, "controller.c:_init_tres"},
+    {&GRS402, check_grs402, "controller.c:_init_tres"},
+    {&GRS403, check_grs403, "read_config.c:_validate_and_set_defaults AccountingStorageEnforce"},
+    {&GRS406, check_grs406, "task_cgroup.c:init"},
+};
+
+// Each partition as the model walks them (their Nodes=, NodeSets and ALL resolved).
+constexpr Check<GpuPartitionView> kGpuPartition[] = {
+    {&GRS407, check_grs407, "slurmctld/read_config.c:_build_bitmaps_pre_select"},
+};
+
+// Once the partitions are walked.
+constexpr Check<PolicyView> kClusterPolicyNodes[] = {
+    {&GRS408, check_grs408, "slurmctld/read_config.c:_build_bitmaps_pre_select"},
+    {&GRS410, check_grs410, "gpu.c:_get_gpu_type"},
+};
+
 // ----- QOS and association limits (greslint limits, lint --limits) --------------------------
 
 // slurmctld loads the associations and QOS from slurmdbd (assoc_mgr_init) once its TRES are
@@ -411,8 +433,8 @@ constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
 /// autodetect_check.cpp).
 constexpr const RuleInfo* kHardware[] = {&GRS501, &GRS502, &GRS503, &GRS504, &GRS505, &GRS506, &GRS507, &GRS508};
 /// Still checked in the model's own code while they move to stage lists: GRS216 in
-/// src/model/inputs.cpp, GRS310 in classes.cpp, GRS4xx in policy.cpp.
-constexpr const RuleInfo* kInReplay[] = {&GRS216, &GRS310, &GRS401, &GRS402, &GRS403, &GRS405, &GRS406, &GRS407, &GRS408, &GRS410};
+/// src/model/inputs.cpp, GRS310 in classes.cpp.
+constexpr const RuleInfo* kInReplay[] = {&GRS216, &GRS310};
 
 template <class View>
 void place(std::vector<Placement>& out, std::string_view step, const Stage<View>& stage) {
@@ -450,6 +472,9 @@ const Stage<GresNameView> kGresNameStage{"gres.conf records of a GRES name", kGr
 const Stage<GresPluginView> kGresPluginLoadStage{"GRES plugin load", kGresPluginLoad};
 const Stage<RegistrationView> kRegistrationCountStage{"registration: counts", kRegistrationCount};
 const Stage<RegistrationView> kRegistrationTopologyStage{"registration: per-device topology", kRegistrationTopology};
+const Stage<PolicyView> kClusterPolicyStage{"cluster policy", kClusterPolicy};
+const Stage<GpuPartitionView> kGpuPartitionStage{"cluster policy: a partition", kGpuPartition};
+const Stage<PolicyView> kClusterPolicyNodesStage{"cluster policy: nodes", kClusterPolicyNodes};
 const LimitsStage kLimitsStage{"QOS and association limits", kLimits, std::size(kLimits)};
 const JobLimitsStage kJobLimitsStage{"job limits", kJobLimits, std::size(kJobLimits)};
 const JobStage kJobSubmissionStage{"job submission", kJobSubmission};
@@ -481,6 +506,9 @@ std::vector<Placement> placements() {
   place(out, "gres.conf load", kGresPluginLoadStage);
   place(out, "registration", kRegistrationCountStage);
   place(out, "registration", kRegistrationTopologyStage);
+  place(out, "cluster policy", kClusterPolicyStage);
+  place(out, "cluster policy", kGpuPartitionStage);
+  place(out, "cluster policy", kClusterPolicyNodesStage);
   for (const Check<LimitsView>& c : kLimitsStage) out.push_back(Placement{"limits", kLimitsStage.name, c.rule, c.follows});
   for (const JobLimitsCheck& c : kJobLimitsStage) out.push_back(Placement{"job", kJobLimitsStage.name, c.rule, c.follows});
   place(out, "replay (moving)", kInReplay);

@@ -200,15 +200,23 @@ Outcome check_grs315(const RegistrationView&, Findings&);
 
 // GRS4xx: cluster policy (Slurm starts, the GPU pool misbehaves).
 extern const RuleInfo GRS401;  // gpu-not-accounted
+Outcome check_grs401(const PolicyView&, Findings&);
 extern const RuleInfo GRS402;  // typed-gpu-tres-only
+Outcome check_grs402(const PolicyView&, Findings&);
 extern const RuleInfo GRS403;  // gpu-limits-not-enforced
+Outcome check_grs403(const PolicyView&, Findings&);
 extern const RuleInfo GRS404;  // tres-needs-slurmdbd
 Outcome check_grs404(const SlurmConfView&, Findings&);
 extern const RuleInfo GRS405;  // gpus-without-cons-tres
+Outcome check_grs405(const PolicyView&, Findings&);
 extern const RuleInfo GRS406;  // gpus-not-isolated
+Outcome check_grs406(const PolicyView&, Findings&);
 extern const RuleInfo GRS407;  // gpu-partition-without-gpus
+Outcome check_grs407(const GpuPartitionView&, Findings&);
 extern const RuleInfo GRS408;  // gpu-node-in-no-partition
+Outcome check_grs408(const PolicyView&, Findings&);
 extern const RuleInfo GRS410;  // autodetect-needs-library
+Outcome check_grs410(const PolicyView&, Findings&);
 
 // GRS5xx: the configuration against the node's hardware (greslint node-check).
 extern const RuleInfo GRS501;  // device-file-missing

@@ -65,6 +65,15 @@ extern const Stage<RegistrationView> kRegistrationCountStage;
 /// Only for names whose records slurmctld tracks per device.
 extern const Stage<RegistrationView> kRegistrationTopologyStage;
 
+// The cluster as a whole, once every node class is replayed (GRS4xx). The checks' outcomes
+// change no node's verdict: Slurm runs, and only the GPU pool misbehaves.
+/// Scheduling, accounting and isolation settings of the GPU nodes.
+extern const Stage<PolicyView> kClusterPolicyStage;
+/// Each PartitionName line, as the model's walk of the partitions reaches it.
+extern const Stage<GpuPartitionView> kGpuPartitionStage;
+/// Then the nodes: which GPU nodes the partitions offer, what their AutoDetect needs.
+extern const Stage<PolicyView> kClusterPolicyNodesStage;
+
 /// A job's checks (greslint job), in the order slurmctld refuses a job: the first that
 /// rejects it (or leaves it pending) ends the list, as job_mgr.c:_job_create returns at its
 /// first error.

@@ -19,4 +19,14 @@ Outcome GresNameView::fatal_record(Findings& out, const RuleInfo& rule, const Gr
   return Outcome::slurmd_fatal(std::move(slurm));
 }
 
+const std::string& GpuNodes::folded() const {
+  if (!folded_cache) {
+    std::vector<std::string> gpu_nodes;
+    for (std::uint32_t n = 0; n < names.size(); ++n)
+      if (has_gpu(n)) gpu_nodes.push_back(names[n]);
+    folded_cache = fold_hostnames(gpu_nodes);
+  }
+  return *folded_cache;
+}
+
 }  // namespace greslint::rules

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -214,6 +215,90 @@ struct RegistrationView {
   bool shared_on_node;                      ///< mps or shard configured on the node
   bool config_overrides;                    ///< SlurmdParameters=config_overrides
   bool drained;                             ///< an earlier check already drains the node
+};
+
+// ----- The cluster as a whole: policy (GRS4xx) ---------------------------------------------
+// Slurm starts with these mistakes and the GPU pool then misbehaves. The model runs these
+// stages once, after every node class, when GresTypes has gpu and a NodeName line gives GPUs.
+
+/// The nodes slurm.conf gives GPUs: those of the NodeName lines whose Gres= counts gpu.
+struct GpuNodes {
+  const std::vector<std::string>& names;      ///< every node (Cluster::node_names)
+  const std::vector<std::uint32_t>& line_of;  ///< node -> index of its NodeName line
+  const std::vector<NodeLine>& lines;         ///< the NodeName lines
+  std::vector<bool> line_has_gpu;             ///< per NodeName line: its Gres= counts gpu
+  Span first_gres;                            ///< the first GPU line's Gres=
+  bool has_gpu(std::uint32_t node) const { return line_has_gpu[line_of[node]]; }
+  /// Every GPU node, folded ("gpu[01-64]"); made on first use. Performance: copying and
+  /// sorting every GPU node's name cost ~15 ms on 100,000 nodes for a valid configuration,
+  /// which prints nothing.
+  const std::string& folded() const;
+  mutable std::optional<std::string> folded_cache = {};
+};
+
+/// How slurm.conf accounts GPU use (AccountingStorage*), as controller.c:_init_tres and the
+/// association manager take it.
+struct GpuAccounting {
+  const KeyValue* storage_type;  ///< AccountingStorageType=
+  const KeyValue* tres;          ///< AccountingStorageTRES=
+  const KeyValue* enforce;       ///< AccountingStorageEnforce=
+  bool slurmdbd;                 ///< AccountingStorageType is accounting_storage/slurmdbd
+  bool gpu_tres;                 ///< AccountingStorageTRES has gres/gpu
+  bool typed_gpu_tres;           ///< AccountingStorageTRES has a gres/gpu:TYPE
+  /// AccountingStorageEnforce has limits, or safe or all, which imply it ("qos" alone only
+  /// checks that a QOS exists).
+  bool enforces_limits;
+  /// GPU use is accounted, so gres/gpu limits have something to count.
+  bool accounted() const { return slurmdbd && gpu_tres; }
+};
+
+/// What confines a job to its GPUs: the cgroup device constraint, with task/cgroup and
+/// proctrack/cgroup (task_cgroup.c:init takes ConstrainDevices from cgroup.conf).
+struct GpuIsolation {
+  bool cgroup_conf;                   ///< cgroup.conf exists beside slurm.conf
+  const KeyValue* constrain_devices;  ///< cgroup.conf's (last) ConstrainDevices=
+  bool constrains_devices;            ///< ConstrainDevices is yes
+  const KeyValue* task_plugin;        ///< TaskPlugin= (task/none without it)
+  bool task_cgroup;                   ///< TaskPlugin loads task/cgroup
+  const KeyValue* proctrack;          ///< ProctrackType= (proctrack/cgroup without it)
+  bool proctrack_cgroup;              ///< ProctrackType is proctrack/cgroup
+  bool isolated() const { return cgroup_conf && constrains_devices && task_cgroup && proctrack_cgroup; }
+};
+
+/// Which nodes the partitions offer, as slurmctld builds each partition's node bitmap.
+/// Filled by the model's partition walk, after kGpuPartition ran for each partition.
+struct PartitionCover {
+  bool any_partition = false;  ///< a PartitionName line other than DEFAULT
+  bool opaque = false;         ///< a partition uses a Feature= NodeSet, whose nodes are not resolved
+  std::vector<bool> offered;   ///< per node: some partition's Nodes= names it
+};
+
+/// The cluster's GPU policy: what slurm.conf and cgroup.conf say about scheduling,
+/// accounting and isolation of the GPU nodes.
+struct PolicyView {
+  const VersionProfile& profile;
+  const Settings& settings;
+  const ConfigFile& cgroup;
+  const GpuNodes& gpus;
+  const GpuAccounting& accounting;
+  const GpuIsolation& isolation;
+  bool slurmctld_failed;  ///< a start-up check already stopped slurmctld
+  /// For kClusterPolicyNodes: the node classes, with the AutoDetect each has.
+  const std::vector<NodeClass>& classes;
+  const std::vector<GresLine>& gres_lines;  ///< gres.conf lines in record order
+  const KeyValue* global_autodetect;        ///< gres.conf's AutoDetect= line; null without one
+  const std::string& global_autodetect_value;  ///< its value as classes carry it
+  const PartitionCover* partitions = nullptr;  ///< null until the partition walk (kClusterPolicyNodes has it)
+  /// A setting's value, or the first GPU line's Gres= when slurm.conf lacks it.
+  Span setting_span(const KeyValue* kv) const { return kv ? kv->value_span : gpus.first_gres; }
+};
+
+/// One PartitionName line (DEFAULT excluded) with a Nodes= of its own or inherited.
+struct GpuPartitionView {
+  const PolicyView& policy;
+  const Directive& d;
+  const KeyValue& nodes;  ///< its Nodes=, or PartitionName=DEFAULT's
+  bool has_gpu;           ///< a node it offers has GPUs (Nodes=ALL and Feature= NodeSets count)
 };
 
 }  // namespace greslint::rules
