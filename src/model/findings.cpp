@@ -162,6 +162,23 @@ void rename_nodes(std::string& text, const std::string& from, const std::string&
     text.replace(at, from.size(), to);
 }
 
+/// Counts `n` more lines on note `r`. A note that counts lines already says so once: its
+/// count grows ("; 16 more lines say the same" twice over read as 16 lines, not 32).
+void add_count(Related& r, std::size_t n) {
+  std::string_view verb = "say the same";
+  if (r.more)
+    for (std::string_view v : {"say the same", "do the same"}) {
+      const std::string said = more_lines(r.more, v);
+      if (r.message.size() >= said.size() && r.message.compare(r.message.size() - said.size(), said.size(), said) == 0) {
+        r.message.resize(r.message.size() - said.size());
+        verb = v;
+        break;
+      }
+    }
+  r.more += std::uint32_t(n);
+  r.message += more_lines(r.more, verb);
+}
+
 void merge_into(Diagnostic& into, Diagnostic& other, std::size_t& hidden) {
   using Place = std::tuple<std::uint16_t, std::uint32_t, std::uint32_t>;
   auto place = [](Span s) { return Place{s.file.index, s.begin, s.end}; };
@@ -174,7 +191,7 @@ void merge_into(Diagnostic& into, Diagnostic& other, std::size_t& hidden) {
   auto add = [&](Related r) {
     if (!places.insert(place(r.span)).second) return;
     if (r.same && same == kMaxSameLines) {
-      ++hidden;
+      hidden += 1 + r.more;  // the note's line and the lines it already counted
       return;
     }
     same += r.same ? 1 : 0;
@@ -218,8 +235,7 @@ void merge_same_lines(std::vector<Diagnostic>& diagnostics) {
     if (!hidden[i]) continue;
     for (auto r = kept[i].related.rbegin(); r != kept[i].related.rend(); ++r)
       if (r->same) {
-        r->message += more_lines(hidden[i], "say the same");
-        r->more += std::uint32_t(hidden[i]);
+        add_count(*r, hidden[i]);
         break;
       }
   }

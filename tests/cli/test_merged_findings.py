@@ -5,6 +5,7 @@ related locations (text notes, JSON related, SARIF relatedLocations). A suppress
 of those lines takes that line out and leaves the finding for the others."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -93,6 +94,24 @@ class MergedFindings(unittest.TestCase):
         self.assertEqual(len(same), 16)
         self.assertTrue(same[-1]["message"].endswith("; 13 more lines say the same"), same[-1]["message"])
 
+    def test_merged_classes_count_every_line(self):
+        # Seven classes (each its own device files, every node its own line): gpu1 alone, then
+        # six of 20 nodes, whose findings name 3 of their other lines and count 16. Merged into
+        # one finding, the notes and counts still add up to the 120 other lines, and the note
+        # that takes the count of the lines past the 16 named says one count.
+        group = lambda n: 0 if n == 1 else (n - 2) // 20 + 1  # noqa: E731
+        self.write("slurm.conf", HEAD + "NodeName=gpu[1-121] Sockets=2 CoresPerSocket=16 Gres=gpu:a100:4\n")
+        self.write("gres.conf", "".join("NodeName=gpu{0} Name=gpu Type=a100 File=/dev/nvidia[{1}-{2}] Cores=0-63\n"
+                                        .format(n, 4 * group(n), 4 * group(n) + 3) for n in range(1, 122)))
+        [d] = self.findings()
+        self.assertEqual(d["nodes"], "gpu[1-121]")
+        same = [r for r in d["related"] if r["file"] == "gres.conf"]
+        messages = [r["message"] for r in same]
+        counted = sum(int(m.group(1)) for text in messages for m in re.finditer(r"; (\d+) more lines? say the same", text))
+        self.assertEqual(len(same), 16)
+        self.assertEqual(len(same) + counted, 120, messages)
+        self.assertTrue(all(text.count(" more line") <= 1 for text in messages), messages)
+        self.assertIn("note: the same at 120 more places: ", self.lint("text"))
 
 if __name__ == "__main__":
     unittest.main()
