@@ -3,14 +3,20 @@
 #include "greslint/source.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace greslint {
 
 FileId SourceManager::add(std::string path, std::string text) {
   File f{std::move(path), std::move(text), {}};
+  // Counted first and found with memchr: byte by byte with a growing vector, this was 4% of
+  // reading a 25 MB per-node configuration.
+  const char* const base = f.text.data();
+  const std::size_t size = f.text.size();
+  f.line_starts.reserve(std::size_t(std::count(f.text.begin(), f.text.end(), '\n')) + 1);
   f.line_starts.push_back(0);
-  for (std::uint32_t i = 0; i < f.text.size(); ++i)
-    if (f.text[i] == '\n') f.line_starts.push_back(i + 1);
+  for (const char* at = base; (at = static_cast<const char*>(std::memchr(at, '\n', size - std::size_t(at - base))));)
+    f.line_starts.push_back(std::uint32_t(++at - base));
   files_.push_back(std::move(f));
   return FileId{static_cast<std::uint16_t>(files_.size() - 1)};
 }

@@ -38,6 +38,8 @@ class OffsetMap {
   }
   std::uint32_t operator[](std::size_t index) const {
     if (index >= size_) return end_;
+    // One run (the line is the file's own text): no search. Four lookups per pair, on every pair.
+    if (runs_.size() == 1) return std::uint32_t(runs_.front().source + (index - runs_.front().index));
     auto run =
         std::upper_bound(runs_.begin(), runs_.end(), index, [](std::size_t i, const Run& r) { return i < r.index; });
     --run;  // runs_ starts at index 0, so a run at or before `index` exists

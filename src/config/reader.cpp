@@ -73,11 +73,16 @@ void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
   Directive d;
   d.span = Span{file, l.begin, l.end};
   d.line = l.first_line;
+  const auto sub = record_table(options_.table, key);
+  // A record's pairs are reserved before the first goes in: room for the head and a pair per
+  // '=' after it (more when values hold one), never more than a record has distinct keys
+  // (repeats replace each other). Reserved after the head, each record allocated twice.
+  if (sub) d.pairs.reserve(std::min<std::size_t>(std::size_t(std::count(s.begin() + std::ptrdiff_t(m->end), s.end(), '=')) + 1, 32));
   d.pairs.push_back(make_pair(file, l, *m, spec));
   check_joins(file, l, *m);
   check_empty_value(file, l, *m);
   std::size_t ptr = m->end;
-  if (auto sub = record_table(options_.table, key)) {
+  if (sub) {
     d.kind = Directive::Kind::record;
     read_record(file, l, *sub, ptr, d, result);
     result.directives.push_back(std::move(d));
@@ -105,11 +110,10 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
   // Index of the last pair of each key: a duplicate is reported against the previous
   // occurrence, as for top-level keys. Kept per distinct key, so a 10 MB line of repeated
   // CPUs=1 stays linear; searched in a vector, since a record has a handful of keys (a hash
-  // map cost a node allocation per pair on every line).
-  std::vector<std::pair<const KeySpec*, std::size_t>> last_of;
-  // Room for every pair at once: a '=' per pair (more when values hold one), and never more
-  // than a record has distinct keys (repeats replace each other).
-  d.pairs.reserve(std::min<std::size_t>(std::size_t(std::count(s.begin() + std::ptrdiff_t(ptr), s.end(), '=')) + 1, 32));
+  // map cost a node allocation per pair on every line). The reader's own, reused from record
+  // to record (one per record was an allocation per line).
+  std::vector<std::pair<const KeySpec*, std::size_t>>& last_of = last_of_;
+  last_of.clear();
   while (auto sm = match_key_value(s, ptr)) {
     std::string_view sub_key = s.substr(sm->key_begin, sm->key_end - sm->key_begin);
     const KeySpec* sub_spec = key_spec(table, sub_key);
@@ -150,6 +154,16 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
 /// find_key, remembered per spelling: a file spells each key the same way on every line, and
 /// the case-insensitive search of the key table was a tenth of reading a per-node file.
 const KeySpec* Reader::key_spec(KeyTable table, std::string_view key) {
+  // The spellings met so far, searched first: a per-node file repeats the same few keys on
+  // every line, and building the map's key and hashing it were still 8% of reading one.
+  for (const Spelling& s : recent_keys_)
+    if (s.table == table && s.key == key) return s.spec;
+  const KeySpec* spec = mapped_key_spec(table, key);
+  if (recent_keys_.size() < kRecentKeys) recent_keys_.push_back(Spelling{table, std::string(key), spec});
+  return spec;
+}
+
+const KeySpec* Reader::mapped_key_spec(KeyTable table, std::string_view key) {
   key_buffer_.assign(1, char(table));
   key_buffer_.append(key);
   auto it = key_specs_.find(key_buffer_);

@@ -54,6 +54,7 @@ class Reader {
   void read_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
                    ConfigFile& result);
   const KeySpec* key_spec(KeyTable table, std::string_view key);
+  const KeySpec* mapped_key_spec(KeyTable table, std::string_view key);
   KeyValue make_pair(FileId file, const LogicalLine& l, const KvMatch& m, const KeySpec* spec);
   bool convert(FileId file, const KeyValue& kv, ConfigFile& result);
 
@@ -86,6 +87,16 @@ class Reader {
   std::unordered_map<const KeySpec*, KeyValue> settings_;
   std::unordered_map<std::string, const KeySpec*> key_specs_;  ///< see key_spec()
   std::string key_buffer_;
+  /// The first spellings of keys met (key_spec): searched in order before the map. Bounded,
+  /// so that a file of a million different unknown keys is not searched linearly.
+  struct Spelling {
+    KeyTable table;
+    std::string key;
+    const KeySpec* spec;
+  };
+  static constexpr std::size_t kRecentKeys = 32;
+  std::vector<Spelling> recent_keys_;
+  std::vector<std::pair<const KeySpec*, std::size_t>> last_of_;  ///< read_record's scratch
 };
 
 }  // namespace greslint::config_detail

@@ -158,6 +158,13 @@ bool convert_floating(const std::string& v, std::string& error) {
 }  // namespace
 
 bool convert_value(const KeySpec& spec, std::string_view value, std::string& error) {
+  switch (spec.type) {
+    case ValueType::uint16: case ValueType::uint32: case ValueType::uint64: case ValueType::long_:
+    case ValueType::boolean: case ValueType::float_: case ValueType::double_: case ValueType::long_double: break;
+    // Strings, hostlists, lines: nothing to convert. Returned before the copy below, which was
+    // a heap string per value past 15 bytes on every pair of a per-node file.
+    default: return true;
+  }
   const std::string v(value);
   const KeyName k{spec.name.data(), int(spec.name.size())};
   switch (spec.type) {
