@@ -83,6 +83,7 @@ class Analyzer {
   ConfigFile read(const std::string& path, const std::optional<std::string>* text, KeyTable table);
   void read_slurm_conf();
   void read_gres_conf();
+  void read_gres_nodes(GresLine& g);
   void read_cgroup_conf();
   // ----- startup.cpp ---------------------------------------------------------------
   void check_grestypes();

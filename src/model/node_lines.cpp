@@ -19,6 +19,7 @@ std::uint64_t parse_uint(const KeyValue* kv, std::uint64_t fallback) {
 /// A key of the line, else of the DEFAULT lines before it.
 const KeyValue* get(const Directive& d, const NodeDefaults& defaults, std::string_view key) {
   if (const KeyValue* kv = d.find(key)) return kv;
+  if (defaults.empty()) return nullptr;  // a file without DEFAULT lines: no key to lower-case and hash
   auto it = defaults.find(to_lower(key));
   return it == defaults.end() ? nullptr : it->second;
 }
@@ -33,7 +34,7 @@ class TopologyReader {
   void run() {
     // CPUs= of the line itself, else of DEFAULT, else the old name Procs=.
     cpus_ = d_.find("CPUs");
-    if (!cpus_) {
+    if (!cpus_ && !defaults_.empty()) {
       auto it = defaults_.find("cpus");
       if (it != defaults_.end()) cpus_ = it->second;
     }

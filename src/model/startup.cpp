@@ -42,6 +42,7 @@ void Analyzer::build_nodes() {
     for (const Directive& d : slurm_.recovered)
       if (is_node_line(d)) lines.push_back(&d);
   std::vector<HostlistResult> names = parse_node_names(lines);
+  node_lines_.reserve(lines.size());  // one per line that names nodes, at most; grown by doubling, up to half was slack
   std::size_t next_list = 0;
   NodeDefaults defaults;  // NodeName=DEFAULT lines accumulate; each line sees them as they are then
   std::vector<DuplicateNode> duplicates;
