@@ -78,6 +78,19 @@ void note_dropped(const Analysis& run, std::ostream& err) {
 
 }  // namespace
 
+namespace {
+bool g_end_after_report = false;
+}  // namespace
+
+void end_process_after_report(bool yes) { g_end_after_report = yes; }
+
+void finish_with(std::unique_ptr<Analysis> analysis) {
+  if (!g_end_after_report) return;
+  // Reachable from a global until exit, so leak checkers see memory in use, not lost.
+  static auto* const kept = new std::vector<Analysis*>;
+  kept->push_back(analysis.release());
+}
+
 int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   LintOptions o = options;
   if (!load_config_file(o, err)) return 2;
@@ -107,7 +120,9 @@ int run_lint(const LintOptions& options, std::ostream& out, std::ostream& err) {
   if (o.format == Format::text) report.headline = run->headline;
   if (!(o.statistics ? write_statistics(o, report, out, err) : write_report(o, report, *run, out, err))) return 2;
   note_dropped(*run, err);
-  if (run->input_unreadable) return 2;
+  const bool unreadable = run->input_unreadable;
+  finish_with(std::move(run));
+  if (unreadable) return 2;
   return exit_code_for(report.diagnostics, o.fail_level);
 }
 

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands/command.hpp"
+#include "commands/lint_session.hpp"
 #include "commands/report_options.hpp"
 #include "greslint/lint.hpp"
 
@@ -48,6 +49,7 @@ class LintCommand final : public Command {
         return 2;
       }
     }
+    end_process_after_report(true);  // main returns right after
     return kind_ == Kind::lint ? run_lint(o_, out, err) : run_nodes(o_, out, err);
   }
 
