@@ -419,6 +419,11 @@ class Sandbox:
         self.device_paths = []
         self.seen_merge = set()
         self.cluster = None
+        # case.conf KEEP=: site keys this case needs as written (e.g.
+        # AccountingStorageTRES, whose fatals the sandbox's accounting_storage/none
+        # shows as they are without slurmdbd).
+        self.keep = {k.lower() for k in re.split(r"[\s,]+", read_case_conf(
+            case_dir).get("KEEP", "")) if k}
 
     def remove(self):
         shutil.rmtree(self.root, ignore_errors=True)
@@ -429,6 +434,8 @@ class Sandbox:
     def replaces(self, key):
         """Is the slurm.conf key a site key the sandbox replaces, for the
         Slurm that runs?"""
+        if key in self.keep:
+            return False
         if key in SITE_KEYS_REMOVED and self.since(SITE_KEYS_REMOVED[key]):
             return False
         if key in SITE_KEYS_SINCE:
