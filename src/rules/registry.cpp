@@ -67,6 +67,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS132", &GRS132},
     {"GRS133", &GRS133},
     {"GRS134", &GRS134},
+    {"GRS135", &GRS135},
     {"GRS160", &GRS160},
     {"GRS161", &GRS161},
     {"GRS201", &GRS201},
@@ -206,6 +207,7 @@ constexpr Check<SlurmConfView> kSlurmConfValues[] = {
 // controller.c:_init_tres (ctld_assoc_mgr_init): after the plugins, before read_slurm_conf
 // up to 25.05 and after it from 25.11.
 constexpr Check<SlurmConfView> kAccountingTres[] = {
+    {&GRS135, check_grs135, "controller.c:_init_tres"},
     {&GRS404, check_grs404, "controller.c:_init_tres"},
 };
 

@@ -4,6 +4,10 @@
 // the step of Slurm's processing they belong to (check.hpp describes the interface).
 #pragma once
 
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "greslint/diagnostic.hpp"
 #include "rules/check.hpp"
 #include "rules/views.hpp"
@@ -118,6 +122,12 @@ extern const RuleInfo GRS133;  // partition-bad-value
 Outcome check_grs133_partition_values(const SlurmConfView&, Findings&);
 extern const RuleInfo GRS134;  // invalid-licenses
 Outcome check_grs134_invalid_licenses(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS135;  // invalid-accounting-tres
+Outcome check_grs135(const SlurmConfView&, Findings&);
+/// Why _init_tres exits at TRES `tres` whatever the accounting storage, if it does.
+std::optional<std::string> init_tres_refuses(std::string_view tres, const VersionProfile& profile);
+/// Where `word` (lower-case) is in AccountingStorageTRES's value; the whole value if not found.
+Span tres_word_span(const KeyValue& tres, std::string_view word);
 // cgroup.conf (GRS16x).
 extern const RuleInfo GRS160;  // cgroup-removed-option
 Outcome check_grs160_cgroup_release_agent_dir(const CgroupConfView&, Findings&);
@@ -207,6 +217,11 @@ extern const RuleInfo GRS403;  // gpu-limits-not-enforced
 Outcome check_grs403(const PolicyView&, Findings&);
 extern const RuleInfo GRS404;  // tres-needs-slurmdbd
 Outcome check_grs404(const SlurmConfView&, Findings&);
+/// Whether AccountingStorageType is slurmdbd (slurm_with_slurmdbd).
+bool uses_slurmdbd(const Settings& settings);
+/// Whether TRES `tres` needs an id from slurmdbd (every type but the fixed cpu, mem, energy,
+/// node, billing, fs/disk, vmem and pages).
+bool tres_needs_slurmdbd(std::string_view tres);
 extern const RuleInfo GRS405;  // gpus-without-cons-tres
 Outcome check_grs405(const PolicyView&, Findings&);
 extern const RuleInfo GRS406;  // gpus-not-isolated
