@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH --gres=gpu:1
+sleep 300
