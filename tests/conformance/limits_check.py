@@ -163,6 +163,10 @@ def main():
         live = limits_live.run_all(cases, releases, a.jobs)
         for r, per in live.items():
             for cd, res in per.items():
+                if "retried" in res:
+                    sys.stderr.write("%s %s: run again after a harness error: "
+                                     "%s\n" % (r, os.path.basename(cd),
+                                                res["retried"]))
                 if "error" in res:
                     sys.stderr.write("%s %s: harness error: %s\n" % (
                         r, os.path.basename(cd), res["error"]))
