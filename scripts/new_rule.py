@@ -26,6 +26,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Stage name on the command line -> (list in registry.cpp, view in src/rules/views.hpp).
 STAGES = {
+    "slurm-conf-records": ("kSlurmConfRecords", "SlurmConfView"),
+    "slurm-conf-values": ("kSlurmConfValues", "SlurmConfView"),
+    "license-init": ("kLicenseInit", "SlurmConfView"),
+    "select-plugin": ("kSelectPlugin", "SelectPluginView"),
+    "accounting-tres": ("kAccountingTres", "SlurmConfView"),
+    "priority-init": ("kPriorityInit", "SlurmConfView"),
+    "cgroup-conf": ("kCgroupConf", "CgroupConfView"),
+    "node-table": ("kNodeTable", "NodeTableView"),
+    "select-node-init": ("kSelectNodeInit", "NodeTableView"),
+    "gres-conf-nodename": ("kGresConfNodeName", "GresConfLineView"),
+    "gres-conf-unknown-nodes": ("kGresConfUnknownNodes", "UnknownNodesView"),
     "gres-types": ("kGresTypes", "GresTypesView"),
     "node-name-line": ("kNodeNameLine", "NodeNameLineView"),
     "node-address": ("kNodeAddress", "NodeAddressView"),

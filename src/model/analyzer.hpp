@@ -51,6 +51,15 @@ struct StartupFate {
 
 class PreviousFlags;
 
+/// gres.conf lines that say the same and name nodes slurm.conf lacks (GRS310's finding).
+struct UnknownNames {
+  std::uint32_t line;              ///< the first line of the group: the finding points there
+  std::vector<std::string> names;  ///< of every line, at most 256
+  std::vector<Related> echoes;     ///< the next lines of the group, their own names
+  std::size_t hidden = 0;          ///< lines of the group past kShownEchoes + 1
+  bool any = false;                ///< the lines also name nodes slurm.conf has
+};
+
 /// What the replay of one node class carries from stage to stage (replay.cpp).
 struct ClassReplay {
   NodeClass& cls;
@@ -116,6 +125,8 @@ class Analyzer {
   std::vector<std::uint32_t> line_contents() const;
   std::vector<std::uint32_t> node_line_contents() const;
   void match_gres_lines();
+  /// kGresConfUnknownNodes over each group, with its spelling hint.
+  void check_unknown_names(std::vector<UnknownNames>& groups);
   void form_classes();
   void evaluate_classes();
   void echo_findings(const NodeClass& cls);

@@ -95,13 +95,6 @@ void Analyzer::match_gres_lines() {
   std::unordered_map<std::uint64_t, std::uint32_t> longer_site;  ///< (list << 32 | line) -> id
   node_gres_lines_.resize(node_count);
   // GRS310, one finding per group of lines that say the same and name unknown nodes.
-  struct UnknownNames {
-    std::uint32_t line;              ///< the first line of the group: the finding points there
-    std::vector<std::string> names;  ///< of every line, at most 256
-    std::vector<Related> echoes;     ///< the next lines of the group, their own names
-    std::size_t hidden = 0;          ///< lines of the group past kShownEchoes + 1
-    bool any = false;                ///< the lines also name nodes slurm.conf has
-  };
   std::vector<UnknownNames> groups;
   std::unordered_map<std::uint64_t, std::size_t> group_of;  ///< (content << 1 | any known) -> group
   for (std::uint32_t li = 0; li < gres_lines_.size(); ++li) {
@@ -139,9 +132,15 @@ void Analyzer::match_gres_lines() {
     for (std::string& u : unknown)
       if (group.names.size() < 256) group.names.push_back(std::move(u));
   }
+  check_unknown_names(groups);
+}
+
+// Each group of lines that name unknown nodes: the spelling hint (a name slurm.conf has in
+// another case or zero padding), the count of lines past those shown, then kGresConfUnknownNodes.
+void Analyzer::check_unknown_names(std::vector<UnknownNames>& groups) {
+  const std::vector<std::string>& node_names = cluster_.node_names;
   std::optional<SpellingHints> hints;
   for (UnknownNames& group : groups) {
-    const GresLine& g = gres_lines_[group.line];
     std::string hint;
     if (!hints) hints.emplace(node_names);
     for (const std::string& u : group.names) {
@@ -155,12 +154,8 @@ void Analyzer::match_gres_lines() {
       group.echoes.back().message += more_lines(group.hidden, "do the same");
       group.echoes.back().more = std::uint32_t(group.hidden);
     }
-    auto b = out_.report(rules::GRS310, g.d->head().value_span,
-                         fmt::format("gres.conf names {} node{} that slurm.conf does not define: {}{}", group.names.size(),
-                                     group.names.size() == 1 ? "" : "s", fold_hostnames(group.names), hint))
-                 .help(group.any ? "remove the unknown names, or define them in slurm.conf"
-                           : "this line applies to no node; use the slurm.conf NodeName spelling");
-    for (Related& r : group.echoes) b.echo(r.span, std::move(r.message), r.more);
+    const rules::UnknownNodesView view{gres_lines_[group.line], group.names, group.any, hint, group.echoes};
+    for (const auto& check : rules::kGresConfUnknownNodesStage) check.run(view, findings_);
   }
 }
 

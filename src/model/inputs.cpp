@@ -79,18 +79,14 @@ void Analyzer::read_gres_conf() {
   }
 }
 
-/// The nodes a gres.conf NodeName= line names; an invalid list names none (GRS216).
+/// The nodes a gres.conf NodeName= line names, the line checked (kGresConfNodeName); an
+/// invalid list names none (GresLine::nodes unset).
 void Analyzer::read_gres_nodes(GresLine& g) {
   const KeyValue& head = g.d->head();
   auto l = parse_hostlist(head.value, head.value_span, profile_);
-  if (l.ok()) {
-    g.nodes = std::move(*l.list);
-    return;
-  }
-  out_.report(rules::GRS216, head.value_span,
-              fmt::format("NodeName={} is not a valid hostlist, so Slurm skips this line on every node", head.value))
-      .slurm(!l.errors.empty() && l.errors.front().slurm_logs ? l.errors.front().message : std::string())
-      .help("fix the bracket expression; it must name slurm.conf NodeNames exactly");
+  const rules::GresConfLineView view{profile_, *g.d, l};
+  for (const auto& check : rules::kGresConfNodeNameStage) check.run(view, findings_);
+  if (l.ok()) g.nodes = std::move(*l.list);
 }
 
 void Analyzer::read_cgroup_conf() {

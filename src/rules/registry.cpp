@@ -274,6 +274,18 @@ constexpr Check<NodeTableView> kSelectNodeInit[] = {
     {&GRS130, check_grs130_cpus_not_cores_or_threads, "cons_common.c:select_p_node_init"},
 };
 
+// ----- gres.conf as the model reads it, before any node class -------------------------------
+
+// Each NodeName= record line: slurmd makes a hostlist of it to find its own name in.
+constexpr Check<GresConfLineView> kGresConfNodeName[] = {
+    {&GRS216, check_grs216, "gres.c:_parse_gres_config NodeName"},
+};
+
+// Once every line's names are matched to slurm.conf's nodes: names no slurmd has.
+constexpr Check<UnknownNodesView> kGresConfUnknownNodes[] = {
+    {&GRS310, check_grs310, "gres.c:_parse_gres_config NodeName"},
+};
+
 // ----- A node class's slurm.conf Gres= ------------------------------------------------------
 
 constexpr Check<NodeGresView> kNodeGres[] = {
@@ -434,9 +446,6 @@ constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
 /// node-check compares the model's per-node lines with the hardware (hardware/node_checker.cpp,
 /// autodetect_check.cpp).
 constexpr const RuleInfo* kHardware[] = {&GRS501, &GRS502, &GRS503, &GRS504, &GRS505, &GRS506, &GRS507, &GRS508};
-/// Still checked in the model's own code while they move to stage lists: GRS216 in
-/// src/model/inputs.cpp, GRS310 in classes.cpp.
-constexpr const RuleInfo* kInReplay[] = {&GRS216, &GRS310};
 
 template <class View>
 void place(std::vector<Placement>& out, std::string_view step, const Stage<View>& stage) {
@@ -465,6 +474,8 @@ const Stage<GresTypesView> kGresTypesStage{"GresTypes", kGresTypes};
 const Stage<NodeNameLineView> kNodeNameLineStage{"NodeName line", kNodeNameLine};
 const Stage<NodeAddressView> kNodeAddressStage{"NodeAddr/NodeHostname list", kNodeAddress};
 const Stage<PartitionView> kPartitionStage{"PartitionName line", kPartition};
+const Stage<GresConfLineView> kGresConfNodeNameStage{"gres.conf NodeName= line", kGresConfNodeName};
+const Stage<UnknownNodesView> kGresConfUnknownNodesStage{"gres.conf names slurm.conf lacks", kGresConfUnknownNodes};
 const Stage<NodeGresView> kNodeGresStage{"node Gres=", kNodeGres};
 const Stage<GresLoadView> kGresConfAutoDetectStage{"gres.conf AutoDetect=", kGresConfAutoDetect};
 const Stage<GresRecordView> kGresRecordStage{"gres.conf record", kGresRecord};
@@ -499,6 +510,8 @@ std::vector<Placement> placements() {
   place(out, "slurm.conf start-up", kNodeTableStage);
   place(out, "slurm.conf start-up", kPartitionStage);
   place(out, "slurm.conf start-up", kSelectNodeInitStage);
+  place(out, "gres.conf read", kGresConfNodeNameStage);
+  place(out, "gres.conf read", kGresConfUnknownNodesStage);
   place(out, "node Gres=", kNodeGresStage);
   place(out, "gres.conf load", kGresConfAutoDetectStage);
   place(out, "gres.conf load", kGresRecordStage);
@@ -513,7 +526,6 @@ std::vector<Placement> placements() {
   place(out, "cluster policy", kClusterPolicyNodesStage);
   for (const Check<LimitsView>& c : kLimitsStage) out.push_back(Placement{"limits", kLimitsStage.name, c.rule, c.follows});
   for (const JobLimitsCheck& c : kJobLimitsStage) out.push_back(Placement{"job", kJobLimitsStage.name, c.rule, c.follows});
-  place(out, "replay (moving)", kInReplay);
   place(out, "hardware", kHardware);
   place(out, "job", kJobSubmissionStage);
   place(out, "job", kJobScriptStage);

@@ -166,6 +166,7 @@ Outcome check_grs214(const GresRecordView&, Findings&);
 extern const RuleInfo GRS215;  // invalid-file-hostlist
 Outcome check_grs215(const GresRecordView&, Findings&);
 extern const RuleInfo GRS216;  // invalid-gres-nodename
+Outcome check_grs216(const GresConfLineView&, Findings&);
 extern const RuleInfo GRS217;  // mixed-file-records
 Outcome check_grs217(const GresNameView&, Findings&);
 extern const RuleInfo GRS218;  // mixed-type-records
@@ -195,6 +196,7 @@ Outcome check_grs305(const RegistrationView&, Findings&);
 extern const RuleInfo GRS306;  // name-case-mismatch
 Outcome check_grs306(const RegistrationView&, Findings&);
 extern const RuleInfo GRS310;  // gres-conf-unknown-node
+Outcome check_grs310(const UnknownNodesView&, Findings&);
 extern const RuleInfo GRS311;  // cores-split-socket
 Outcome check_grs311(const RegistrationView&, Findings&);
 /// Whether slurmctld's socket-boundary check (24.11+) rejects this record's Cores=.

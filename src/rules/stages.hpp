@@ -48,6 +48,12 @@ extern const Stage<NodeTableView> kNodeTableStage;
 extern const Stage<PartitionView> kPartitionStage;
 extern const Stage<NodeTableView> kSelectNodeInitStage;
 
+// gres.conf as the model reads it, once for every node, before any node class.
+/// Each NodeName= record line, its hostlist parsed.
+extern const Stage<GresConfLineView> kGresConfNodeNameStage;
+/// The lines that name nodes slurm.conf lacks, one group of lines that say the same at a time.
+extern const Stage<UnknownNodesView> kGresConfUnknownNodesStage;
+
 // A node class's slurm.conf Gres=.
 extern const Stage<NodeGresView> kNodeGresStage;
 

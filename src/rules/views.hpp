@@ -115,6 +115,25 @@ struct CgroupConfView {
   const ConfigFile& cgroup;
 };
 
+// ----- gres.conf as the model reads it, before any node class ------------------------------
+
+/// One NodeName= record line of gres.conf, read once for every node (its hostlist parsed).
+struct GresConfLineView {
+  const VersionProfile& profile;
+  const Directive& d;
+  const HostlistResult& node_names;  ///< NodeName= as Slurm's hostlist_create reads it
+};
+
+/// gres.conf lines that name nodes slurm.conf does not define: a group of lines that say the
+/// same (the model groups them and finds the spelling hint, classes.cpp).
+struct UnknownNodesView {
+  const GresLine& line;                   ///< the group's first line
+  const std::vector<std::string>& names;  ///< the unknown names of every line (at most 256)
+  bool any_known;                         ///< the lines also name nodes slurm.conf has
+  const std::string& hint;                ///< "; did you mean ...?" or empty
+  const std::vector<Related>& echoes;     ///< the group's other lines (the last counts the rest)
+};
+
 // ----- A node class's slurm.conf Gres= (slurmd at start-up, slurmctld too) -----------------
 
 /// One node line's Gres= as gres.c reads it: tokens filtered by name, then counted per name.

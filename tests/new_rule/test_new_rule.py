@@ -68,6 +68,22 @@ class NewRule(unittest.TestCase):
                                   capture_output=True, text=True)
         self.assertEqual(coverage.returncode, 0, coverage.stdout + coverage.stderr)
 
+    def test_every_stage_names_a_list_of_its_view(self):
+        # STAGES must follow registry.cpp: each name a stage list there, over the view given.
+        sys.path.insert(0, os.path.join(self.tmp, "scripts"))
+        try:
+            import new_rule
+        finally:
+            sys.path.pop(0)
+        registry = self.read("src/rules/registry.cpp")
+        lists = dict((name, view) for view, name in
+                     re.findall(r"^constexpr Check<(\w+)> (k\w+)\[\] = \{", registry, re.M))
+        for stage, (name, view) in new_rule.STAGES.items():
+            self.assertEqual(lists.get(name), view, stage)
+        # kLimits' checks see LimitsView from limits_rules.hpp, which the template does not include.
+        self.assertEqual(set(lists) - {n for n, _ in new_rule.STAGES.values()}, {"kLimits"},
+                         "stage lists new_rule.py cannot write into")
+
     def test_an_id_between_existing_ones_lands_in_order(self):
         self.new_rule("GRS109")
         header = re.findall(r"^extern const RuleInfo (GRS\d{3});", self.read("src/rules/rules.hpp"), re.M)
