@@ -112,12 +112,36 @@ class Options(unittest.TestCase):
 
     def test_rules_columns_align_and_json_lists_every_rule(self):
         p = self.run_greslint("rules")
-        lines = p.stdout.splitlines()
+        lines = [line for line in p.stdout.splitlines() if not line.startswith(" ")]
         starts = {[m.start() for m in re.finditer(r"\S+", line)][2] for line in lines}
         self.assertEqual(len(starts), 1, "severity column is not aligned")
         rules = json.loads(self.run_greslint("rules", "--format", "json").stdout)
         self.assertEqual(len(rules), len(lines))
-        self.assertEqual(set(rules[0]), {"id", "name", "severity", "effect", "daemon", "summary"})
+        self.assertEqual(set(rules[0]), {"id", "name", "severity", "effect", "daemon", "summary", "placement"})
+
+    def test_rules_and_explain_show_where_each_rule_is_checked(self):
+        # Every rule has a place: a stage list entry (its step, the list, the Slurm function
+        # it follows) or a step outside the lists (reader, suppressions, hardware).
+        rules = {r["id"]: r for r in json.loads(self.run_greslint("rules", "--format", "json").stdout)}
+        for rid, r in rules.items():
+            self.assertTrue(r["placement"], rid)
+        self.assertEqual(rules["GRS301"]["placement"],
+                         [{"step": "registration", "stage": "registration: counts",
+                           "follows": "gres.c:_node_config_validate"}])
+        self.assertEqual(rules["GRS001"]["placement"], [{"step": "reader", "stage": None, "follows": None}])
+        self.assertEqual([p["stage"] for p in rules["GRS105"]["placement"]],
+                         ["NodeName line", "NodeAddr/NodeHostname list"])
+        self.assertEqual(rules["GRS407"]["placement"][0]["stage"], "cluster policy: a partition")
+        self.assertEqual(rules["GRS216"]["placement"][0]["step"], "gres.conf read")
+        self.assertNotIn("replay (moving)", {p["step"] for r in rules.values() for p in r["placement"]})
+        text = self.run_greslint("rules").stdout.splitlines()
+        at = text.index(next(line for line in text if line.startswith("GRS301 ")))
+        self.assertEqual(text[at + 1].strip(),
+                         "at registration: counts (registration), following gres.c:_node_config_validate")
+        explain = self.run_greslint("explain", "GRS301").stdout
+        self.assertIn("## Where greslint checks it\n\n- registration: counts (registration), following "
+                      "gres.c:_node_config_validate\n", explain)
+        self.assertTrue(self.run_greslint("explain", "GRS009").stdout.endswith("\n- suppressions\n"))
 
     def test_explain_takes_any_case(self):
         for name in ("grs301", "GRS301", "Count-Lower-Than-Configured"):
