@@ -6,7 +6,8 @@
 #
 # Usage: scripts/sanitize.sh [BUILD_DIR]     default BUILD_DIR: build-asan in the source tree
 # Environment: JOBS (default 2); CC/CXX (default clang/clang++ when installed, else the system
-#              compiler).
+#              compiler); SANITIZE_STEP=build (configure and build only) or test (run the
+#              suite in a build an earlier SANITIZE_STEP=build made), default both.
 #
 # With clang the same build directory also builds the libFuzzer targets (-DGRESLINT_FUZZ=ON):
 # tests/fuzz/smoke.sh BUILD_DIR then fuzzes without compiling greslint a second time, which is
@@ -35,11 +36,17 @@ trap 'rm -rf "$reports"' EXIT
 
 start=$(date +%s)
 # -O1 -g1: a third of the compile time of -O2 -g, fast enough tests, line numbers in reports.
-cmake -S "$here" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGRESLINT_SANITIZE=ON -DGRESLINT_BUILD_TESTS=ON \
-      -DGRESLINT_FUZZ=$fuzz >/dev/null
-cmake --build "$build" -j "$jobs"
+if [ "${SANITIZE_STEP:-all}" != test ]; then
+  cmake -S "$here" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGRESLINT_SANITIZE=ON -DGRESLINT_BUILD_TESTS=ON \
+        -DGRESLINT_FUZZ=$fuzz >/dev/null
+  cmake --build "$build" -j "$jobs"
+fi
 built=$(date +%s)
+if [ "${SANITIZE_STEP:-all}" = build ]; then
+  echo "sanitize.sh: build $((built - start)) s"
+  exit 0
+fi
 
 # exitcode=86: a sanitizer death must not look like greslint's exit 1 (findings).
 common="exitcode=86:halt_on_error=1:abort_on_error=0:print_stacktrace=1:symbolize=1"
