@@ -31,6 +31,18 @@ std::optional<std::uint32_t> parse_u32(std::string_view text) {
   return v;
 }
 
+/// "name:type:count" at each colon, empty parts kept (a GRES item as slurm.conf and --gres write it).
+std::vector<std::string_view> split_colons(std::string_view item) {
+  std::vector<std::string_view> parts;
+  for (std::size_t at = 0;;) {
+    const std::size_t colon = item.find(':', at);
+    parts.push_back(item.substr(at, colon == std::string_view::npos ? std::string_view::npos : colon - at));
+    if (colon == std::string_view::npos) break;
+    at = colon + 1;
+  }
+  return parts;
+}
+
 /// --mem and --mem-per-gpu: megabytes, or a K/M/G/T suffix.
 std::optional<std::uint64_t> parse_megabytes(std::string_view text) {
   std::uint64_t v = 0;
@@ -51,13 +63,7 @@ std::vector<NodeGres> configured_gres(std::string_view gres) {
   std::vector<NodeGres> out;
   for (std::string_view item : split_commas_view(gres)) {
     if (const auto paren = item.find('('); paren != std::string_view::npos) item = item.substr(0, paren);
-    std::vector<std::string_view> parts;
-    for (std::size_t at = 0;;) {
-      const std::size_t colon = item.find(':', at);
-      parts.push_back(item.substr(at, colon == std::string_view::npos ? std::string_view::npos : colon - at));
-      if (colon == std::string_view::npos) break;
-      at = colon + 1;
-    }
+    const std::vector<std::string_view> parts = split_colons(item);
     NodeGres g;
     g.name = std::string(parts[0]);
     g.count = 1;
@@ -158,13 +164,7 @@ std::optional<GresAsk> read_gres_item(std::string_view item, const JobCluster& c
   // From 23.11 sbatch writes "gres/" before each item and drops a doubled one, so a
   // "gres/" the user wrote is harmless; 22.05 and 23.02 prefix "gres:" and send it on.
   if (item.substr(0, 5) == "gres/" && version >= SlurmVersion{23, 11}) item = item.substr(5);
-  std::vector<std::string_view> parts;
-  for (std::size_t at = 0;;) {
-    const std::size_t colon = item.find(':', at);
-    parts.push_back(item.substr(at, colon == std::string_view::npos ? std::string_view::npos : colon - at));
-    if (colon == std::string_view::npos) break;
-    at = colon + 1;
-  }
+  const std::vector<std::string_view> parts = split_colons(item);
   if (parts.size() > 3) return std::nullopt;
   GresAsk a;
   a.option = &o;
