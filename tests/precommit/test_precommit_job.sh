@@ -4,26 +4,8 @@
 # cluster/): a script whose GPU type does not exist is rejected, the fixed one goes in, and
 # a change to a file that is no script runs nothing.
 # Usage: test_precommit_job.sh GRESLINT_BINARY SOURCE_DIR
-set -euo pipefail
-greslint=$1
-src=$2
-command -v pre-commit >/dev/null || { echo "pre-commit is not installed"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/bin"
-ln -s "$greslint" "$work/bin/greslint"
-export PATH="$work/bin:$PATH" HOME="$work/home" PRE_COMMIT_HOME="$work/cache" XDG_CACHE_HOME="$work/xdg"
-mkdir -p "$HOME"
-git() { command git -c user.email=t@t -c user.name=t -c init.defaultBranch=main "$@"; }
-fail() { echo "FAIL: $*"; exit 1; }
-
-hooks="$work/hooks"
-mkdir -p "$hooks"
-cp "$src/.pre-commit-hooks.yaml" "$hooks/"
-git -C "$hooks" init -q
-git -C "$hooks" add .
-git -C "$hooks" commit -qm hooks
-rev=$(git -C "$hooks" rev-parse HEAD)
+# shellcheck source=setup.sh
+source "$(dirname "$0")/setup.sh" "$@"
 
 repo="$work/jobs"
 mkdir -p "$repo/cluster"
