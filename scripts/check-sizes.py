@@ -16,7 +16,7 @@ MAX_LINES = 600
 DATA = {"src/keys.cpp"}  # the key tables of every release
 # Over the limit today and to be split along their seams (named here so that the list only
 # shrinks; a new file over the limit fails).
-TO_SPLIT = {"src/commands/why_explain.cpp"}
+TO_SPLIT: set = set()
 
 
 def main():
