@@ -7,7 +7,8 @@
 
 writes
     src/rules/grs120_gres_on_future_node.cpp   RuleInfo and a check that reports nothing yet
-    src/rules/rules.hpp                        its declarations, in id order
+    src/rules/rules.hpp                        its declarations, in id order (limits rules:
+                                               src/rules/limits_rules.hpp)
     src/rules/registry.cpp                     its kRules row, and its check at the end of
                                                the chosen stage list
     docs/rules/GRS120.md, docs/rules/index.md  the page skeleton, and its index line
@@ -53,7 +54,11 @@ STAGES = {
     "cluster-policy": ("kClusterPolicy", "PolicyView"),
     "gpu-partition": ("kGpuPartition", "GpuPartitionView"),
     "cluster-policy-nodes": ("kClusterPolicyNodes", "PolicyView"),
+    "limits": ("kLimits", "LimitsView"),
 }
+# The header that declares a stage's rules and its view, where it is not rules.hpp: the
+# limits rules (GRS42x) live apart so that adding one does not rebuild every rule.
+HEADERS = {"kLimits": "src/rules/limits_rules.hpp"}
 SEVERITIES = ("error", "warning", "note")
 EFFECTS = ("none", "fatal", "drain", "degraded", "advice")
 DAEMONS = ("none", "slurmctld", "slurmd")
@@ -96,12 +101,17 @@ def insert_sorted(lines, new_line, key_re, rid):
     lines.insert(last + 1, new_line)
 
 
-def rule_file(a, view):
+def header_of(stage_list):
+    return HEADERS.get(stage_list, "src/rules/rules.hpp")
+
+
+def rule_file(a, view, header):
+    include = header[len("src/"):] if header != "src/rules/rules.hpp" else "rules.hpp"
     return f"""// SPDX-License-Identifier: Apache-2.0
 // {a.id} {a.name}: {a.summary} (docs/rules/{a.id}.md).
 #include <fmt/format.h>
 
-#include "rules.hpp"
+#include "{include}"
 
 namespace greslint::rules {{
 
@@ -117,11 +127,11 @@ Outcome {a.fn}(const {view}& v, Findings& out) {{
 """
 
 
-def add_declarations(root, a, view):
-    lines = read(root, "src/rules/rules.hpp").split("\n")
+def add_declarations(root, a, view, header):
+    lines = read(root, header).split("\n")
     decl = f"extern const RuleInfo {a.id};  // {a.name}\nOutcome {a.fn}(const {view}&, Findings&);"
     insert_sorted(lines, decl, r"^extern const RuleInfo (GRS\d{3});", a.id)
-    write(root, "src/rules/rules.hpp", "\n".join(lines))
+    write(root, header, "\n".join(lines))
 
 
 def add_registry_lines(root, a, stage_list):
@@ -205,10 +215,12 @@ def main():
     stage_list, view = STAGES[a.stage]
     stem = a.id.lower() + "_" + a.name.replace("-", "_")
     root = a.root
-    if re.search(rf"^extern const RuleInfo {a.id};", read(root, "src/rules/rules.hpp"), re.M):
-        fail(f"{a.id} is registered already")
-    write(root, f"src/rules/{stem}.cpp", rule_file(a, view), new=True)
-    add_declarations(root, a, view)
+    header = header_of(stage_list)
+    for h in sorted({"src/rules/rules.hpp", *HEADERS.values()}):
+        if re.search(rf"^extern const RuleInfo {a.id};", read(root, h), re.M):
+            fail(f"{a.id} is registered already")
+    write(root, f"src/rules/{stem}.cpp", rule_file(a, view, header), new=True)
+    add_declarations(root, a, view, header)
     add_registry_lines(root, a, stage_list)
     write(root, f"docs/rules/{a.id}.md", docs_page(a), new=True)
     add_index_line(root, a)

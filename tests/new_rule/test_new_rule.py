@@ -28,9 +28,9 @@ class NewRule(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp)
 
-    def new_rule(self, rid, check=True):
+    def new_rule(self, rid, check=True, stage="node-name-line"):
         cmd = [sys.executable, os.path.join(self.tmp, "scripts", "new_rule.py"), rid, "gres-on-future-node",
-               "node-name-line", "--follows", "node_conf.c:expand_nodeline_info",
+               stage, "--follows", "node_conf.c:expand_nodeline_info",
                "--summary", "Gres= on a FUTURE node is ignored", "--severity", "warning",
                "--effect", "degraded", "--root", self.tmp]
         return subprocess.run(cmd, capture_output=True, text=True, check=check)
@@ -68,6 +68,16 @@ class NewRule(unittest.TestCase):
                                   capture_output=True, text=True)
         self.assertEqual(coverage.returncode, 0, coverage.stdout + coverage.stderr)
 
+    def test_a_limits_rule_is_declared_beside_the_other_limits_rules(self):
+        self.new_rule("GRS429", stage="limits")
+        self.compile("src/rules/grs429_gres_on_future_node.cpp")
+        self.compile("src/rules/registry.cpp")
+        self.assertIn("Outcome check_grs429(const LimitsView&, Findings&);", self.read("src/rules/limits_rules.hpp"))
+        self.assertNotIn("GRS429", self.read("src/rules/rules.hpp"))
+        stage = re.search(r"constexpr Check<LimitsView> kLimits\[\] = \{(.*?)\n\};", self.read("src/rules/registry.cpp"),
+                          re.S)
+        self.assertIn('{&GRS429, check_grs429, "node_conf.c:expand_nodeline_info"},', stage.group(1))
+
     def test_every_stage_names_a_list_of_its_view(self):
         # STAGES must follow registry.cpp: each name a stage list there, over the view given.
         sys.path.insert(0, os.path.join(self.tmp, "scripts"))
@@ -80,8 +90,7 @@ class NewRule(unittest.TestCase):
                      re.findall(r"^constexpr Check<(\w+)> (k\w+)\[\] = \{", registry, re.M))
         for stage, (name, view) in new_rule.STAGES.items():
             self.assertEqual(lists.get(name), view, stage)
-        # kLimits' checks see LimitsView from limits_rules.hpp, which the template does not include.
-        self.assertEqual(set(lists) - {n for n, _ in new_rule.STAGES.values()}, {"kLimits"},
+        self.assertEqual(set(lists) - {n for n, _ in new_rule.STAGES.values()}, set(),
                          "stage lists new_rule.py cannot write into")
 
     def test_an_id_between_existing_ones_lands_in_order(self):
