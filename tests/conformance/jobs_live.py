@@ -131,7 +131,7 @@ class JobsProbe(slurm_live.Probe):
         submitted = {}
         for script in jobs:
             submitted[script] = self.submit(script, jobs[script])
-        time.sleep(1.5)         # the scheduler's first look at each job
+        time.sleep(4.0)         # the scheduler's first look at each job (batch_sched_delay: 3 s)
         for script, job_id in submitted.items():
             if job_id:
                 jobs[script].update(self.job_state(job_id))
