@@ -130,17 +130,6 @@ def check(greslint, recordings, verbose=False):
     return per_release, bad
 
 
-def load_recordings(releases):
-    out = {}
-    for cd in limits_live.list_cases(LIMITS_ROOT):
-        for r in releases:
-            path = os.path.join(cd, slurm_live.recording_name(r))
-            if os.path.isfile(path):
-                with open(path) as f:
-                    out.setdefault(r, {})[cd] = json.load(f)
-    return out
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--greslint", required=True)
@@ -176,7 +165,7 @@ def main():
                     os.path.join(cd, slurm_live.recording_name(r)), res, r, cd)
         recordings = live
     else:
-        recordings = load_recordings(releases)
+        recordings = slurm_live.load_recordings(limits_live.list_cases(LIMITS_ROOT), releases)
     per_release, bad = check(a.greslint, recordings, a.verbose)
     for line in bad:
         sys.stderr.write(line + "\n")

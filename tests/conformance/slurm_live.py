@@ -57,6 +57,18 @@ def recording_name(release):
             else "recorded-%s.json" % release)
 
 
+def load_recordings(folders, releases):
+    """{release: {folder: recording}} for each folder that has a recording of the release."""
+    out = {}
+    for folder in folders:
+        for r in releases:
+            path = os.path.join(folder, recording_name(r))
+            if os.path.isfile(path):
+                with open(path) as f:
+                    out.setdefault(r, {})[folder] = json.load(f)
+    return out
+
+
 def release_root(release):
     """Root folder of the system whose Slurm runs release ('' = the host)."""
     if release not in RELEASES:
