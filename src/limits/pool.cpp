@@ -86,44 +86,34 @@ const PoolPartition* Pool::partition(std::string_view name) const {
   return nullptr;
 }
 
-Pool pool_of(const Cluster& cluster, const job::JobCluster& jobs) {
-  Pool pool;
-  if (!cluster.config) return pool;
-  const ConfigModel& config = *cluster.config;
-  pool.top = Span{config.slurm.file, 0, 0};
-  const Settings& s = config.settings;
-  if (const KeyValue* kv = s.find("ClusterName")) pool.cluster_name = to_lower(kv->value);
-  if (const KeyValue* kv = s.find("AccountingStorageType")) pool.slurmdbd = icontains(kv->value, "slurmdbd");
-  pool.tres_setting = s.find("AccountingStorageTRES");
-  if (pool.tres_setting)
-    for (std::string_view t : split_commas_view(pool.tres_setting->value))
-      if (!t.empty()) pool.tracked.emplace_back(t);
-  pool.enforce_setting = s.find("AccountingStorageEnforce");
-  if (pool.enforce_setting) {
-    // read_config.c:_parse_accounting_storage_enforce: limits, safe, qos, wckeys imply
-    // associations; "all" is everything but nojobs/nosteps; an unknown word clears it all.
-    for (std::string_view w : split_commas_view(pool.enforce_setting->value)) {
-      if (iequals(w, "associations") || w == "1") {
-        pool.enforce_assocs = true;
-      } else if (iequals(w, "limits") || w == "2") {
-        pool.enforce_assocs = pool.enforce_limits = true;
-      } else if (iequals(w, "safe")) {
-        pool.enforce_assocs = pool.enforce_limits = pool.enforce_safe = true;
-      } else if (iequals(w, "qos")) {
-        pool.enforce_assocs = pool.enforce_qos = true;
-      } else if (iequals(w, "wckeys")) {
-        pool.enforce_assocs = true;
-      } else if (iequals(w, "all")) {
-        pool.enforce_assocs = pool.enforce_limits = pool.enforce_qos = pool.enforce_safe = true;
-      } else if (iequals(w, "nojobs") || iequals(w, "nosteps")) {
-      } else {
-        pool.enforce_assocs = pool.enforce_limits = pool.enforce_qos = pool.enforce_safe = false;
-        break;
-      }
+namespace {
+
+// read_config.c:_parse_accounting_storage_enforce: limits, safe, qos, wckeys imply
+// associations; "all" is everything but nojobs/nosteps; an unknown word clears it all.
+void read_enforce(Pool& pool) {
+  for (std::string_view w : split_commas_view(pool.enforce_setting->value)) {
+    if (iequals(w, "associations") || w == "1") {
+      pool.enforce_assocs = true;
+    } else if (iequals(w, "limits") || w == "2") {
+      pool.enforce_assocs = pool.enforce_limits = true;
+    } else if (iequals(w, "safe")) {
+      pool.enforce_assocs = pool.enforce_limits = pool.enforce_safe = true;
+    } else if (iequals(w, "qos")) {
+      pool.enforce_assocs = pool.enforce_qos = true;
+    } else if (iequals(w, "wckeys")) {
+      pool.enforce_assocs = true;
+    } else if (iequals(w, "all")) {
+      pool.enforce_assocs = pool.enforce_limits = pool.enforce_qos = pool.enforce_safe = true;
+    } else if (iequals(w, "nojobs") || iequals(w, "nosteps")) {
+    } else {
+      pool.enforce_assocs = pool.enforce_limits = pool.enforce_qos = pool.enforce_safe = false;
+      break;
     }
   }
-  if (const KeyValue* kv = s.find("EnforcePartLimits")) pool.enforce_part_limits = !iequals(kv->value, "NO");
-  // GPUs per node, as slurm.conf configures them (what slurmctld schedules on).
+}
+
+// GPUs per node and per partition, as slurm.conf configures them (what slurmctld schedules on).
+void count_gpus(Pool& pool, const job::JobCluster& jobs) {
   std::vector<std::uint64_t> node_gpus(jobs.nodes.size(), 0);
   for (std::size_t n = 0; n < jobs.nodes.size(); ++n) {
     for (const job::NodeGres& g : jobs.nodes[n].gres) {
@@ -148,8 +138,16 @@ Pool pool_of(const Cluster& cluster, const job::JobCluster& jobs) {
     }
     pool.partitions.push_back(std::move(p));
   }
-  // QOS= and AllowQos= (PartitionName=DEFAULT gives them to the lines after it).
+}
+
+// QOS=, AllowQos=, DefaultTime= and MaxTime= (PartitionName=DEFAULT gives them to the lines
+// after it).
+void read_partition_keys(Pool& pool, const ConfigModel& config) {
   const Directive* defaults = nullptr;
+  auto key = [&](const Directive& d, std::string_view name) {
+    const KeyValue* kv = d.find(name);
+    return kv ? kv : (defaults ? defaults->find(name) : nullptr);
+  };
   for (const Directive& d : config.slurm.directives) {
     if (d.kind != Directive::Kind::record || !iequals(d.head().key, "PartitionName")) continue;
     if (iequals(d.head().value, "DEFAULT")) {
@@ -159,14 +157,35 @@ Pool pool_of(const Cluster& cluster, const job::JobCluster& jobs) {
     for (PoolPartition& p : pool.partitions) {
       if (p.name != d.head().value) continue;
       p.span = d.head().value_span;
-      p.qos = d.find("QOS") ? d.find("QOS") : (defaults ? defaults->find("QOS") : nullptr);
-      p.allow_qos = d.find("AllowQos") ? d.find("AllowQos") : (defaults ? defaults->find("AllowQos") : nullptr);
-      const KeyValue* dt = d.find("DefaultTime") ? d.find("DefaultTime") : (defaults ? defaults->find("DefaultTime") : nullptr);
-      const KeyValue* mt = d.find("MaxTime") ? d.find("MaxTime") : (defaults ? defaults->find("MaxTime") : nullptr);
+      p.qos = key(d, "QOS");
+      p.allow_qos = key(d, "AllowQos");
+      const KeyValue* dt = key(d, "DefaultTime");
+      const KeyValue* mt = key(d, "MaxTime");
       p.default_time = dt ? time_minutes(dt->value) : std::nullopt;
       p.max_time = mt ? time_minutes(mt->value) : std::nullopt;
     }
   }
+}
+
+}  // namespace
+
+Pool pool_of(const Cluster& cluster, const job::JobCluster& jobs) {
+  Pool pool;
+  if (!cluster.config) return pool;
+  const ConfigModel& config = *cluster.config;
+  pool.top = Span{config.slurm.file, 0, 0};
+  const Settings& s = config.settings;
+  if (const KeyValue* kv = s.find("ClusterName")) pool.cluster_name = to_lower(kv->value);
+  if (const KeyValue* kv = s.find("AccountingStorageType")) pool.slurmdbd = icontains(kv->value, "slurmdbd");
+  pool.tres_setting = s.find("AccountingStorageTRES");
+  if (pool.tres_setting)
+    for (std::string_view t : split_commas_view(pool.tres_setting->value))
+      if (!t.empty()) pool.tracked.emplace_back(t);
+  pool.enforce_setting = s.find("AccountingStorageEnforce");
+  if (pool.enforce_setting) read_enforce(pool);
+  if (const KeyValue* kv = s.find("EnforcePartLimits")) pool.enforce_part_limits = !iequals(kv->value, "NO");
+  count_gpus(pool, jobs);
+  read_partition_keys(pool, config);
   return pool;
 }
 

@@ -285,51 +285,45 @@ struct Resolved {
   bool time_given = false;
 };
 
-Resolved resolve(const job::JobScript& script, const job::JobRequest& job, const job::JobCluster& cluster,
-                 const rules::JobLimits& limits, const std::string& user) {
-  Resolved out;
-  Prediction& p = out.error;
+// The association: user, account (the job's --account, else greslint's --account, else the
+// user's default), partition. False, with out.error set, when associations are enforced and
+// there is none.
+bool resolve_assoc(const job::JobScript& script, const rules::JobLimits& limits, Resolved& out) {
   const LimitsDb& db = limits.db;
-  const Pool& pool = limits.pool;
-  // The partition: the job's first (slurmctld tries them in order), else the default.
-  const job::JobPartition* jp = nullptr;
-  if (!job.partitions.empty())
-    jp = cluster.partition(job.partitions.front());
-  else
-    jp = cluster.default_partition();
-  out.jp = jp;
-  out.part = jp ? pool.partition(jp->name) : nullptr;
-  out.user = user;
-
-  // The association: user, account (the job's --account, else greslint's --account, else
-  // the user's default), partition.
-  std::string account;
+  const std::string& user = out.user;
   if (const job::JobOption* o = script.last("account"))
-    account = o->value;
+    out.account = o->value;
   else if (!limits.account.empty())
-    account = limits.account;
+    out.account = limits.account;
   else
-    account = db.default_account(user);
-  out.account = account;
+    out.account = db.default_account(user);
+  const std::string& account = out.account;
   if (db.assocs_known && !user.empty()) {
-    out.assoc = db.user_assoc(user, account, jp ? std::string_view(jp->name) : std::string_view{});
-    if (!out.assoc && pool.enforce_assocs) {
+    out.assoc = db.user_assoc(user, account, out.jp ? std::string_view(out.jp->name) : std::string_view{});
+    if (!out.assoc && limits.pool.enforce_assocs) {
+      Prediction& p = out.error;
       p.kind = Prediction::Kind::invalid_account;
       p.message = account.empty() ? fmt::format("user {} has no association, and associations are enforced", user)
                                   : fmt::format("user {} has no association with account {}{}", user, account,
-                                                jp ? fmt::format(" (partition {})", jp->name) : "");
+                                                out.jp ? fmt::format(" (partition {})", out.jp->name) : "");
       p.help = db.has_user(user) ? fmt::format("submit with --account={} (the user's default account)",
                                                db.default_account(user))
                                  : fmt::format("add the user: sacctmgr add user {} account=ACCOUNT", user);
       if (const Assoc* a = db.account(account)) p.limit = a->span;
-      return out;
+      return false;
     }
   }
   if (out.assoc) out.e = effective(db, *out.assoc);
-  const EffectiveAssoc& e = out.e;
+  return true;
+}
 
-  // The QOS: --qos, else the association's default, else its only QOS, else normal
-  // (assoc_mgr_get_default_qos_info).
+// The QOS: --qos, else the association's default, else its only QOS, else normal
+// (assoc_mgr_get_default_qos_info). False, with out.error set, when QOS are enforced and it
+// does not exist or the association may not use it.
+bool resolve_qos(const job::JobScript& script, const rules::JobLimits& limits, Resolved& out) {
+  const LimitsDb& db = limits.db;
+  const EffectiveAssoc& e = out.e;
+  Prediction& p = out.error;
   const job::JobOption* qos_option = script.last("qos");
   std::string qos_name;
   if (qos_option)
@@ -341,25 +335,30 @@ Resolved resolve(const job::JobScript& script, const job::JobRequest& job, const
   else
     qos_name = "normal";
   const Qos* qos = db.find_qos(qos_name);
-  if (db.qos_known && !qos && pool.enforce_qos) {
+  if (db.qos_known && !qos && limits.pool.enforce_qos) {
     p.kind = Prediction::Kind::invalid_qos;
     p.message = fmt::format("QOS {} does not exist{}", qos_name, qos_option ? "" : " (the job's default QOS)");
     p.help = "define it (sacctmgr add qos " + qos_name + ") or submit with an existing --qos";
-    return out;
+    return false;
   }
-  if (out.assoc && pool.enforce_qos &&
+  if (out.assoc && limits.pool.enforce_qos &&
       std::none_of(e.qos.begin(), e.qos.end(), [&](const std::string& q) { return iequals(q, qos_name); })) {
     p.kind = Prediction::Kind::invalid_qos;
     std::string list;
     for (const std::string& q : e.qos) list += (list.empty() ? "" : ",") + q;
-    p.message = fmt::format("the association of user {} in account {} may not use QOS {} (its QOS: {})", user,
+    p.message = fmt::format("the association of user {} in account {} may not use QOS {} (its QOS: {})", out.user,
                             out.assoc->account, qos_name, list.empty() ? "none" : list);
-    p.help = fmt::format("sacctmgr modify user {} set qos+={}", user, qos_name);
+    p.help = fmt::format("sacctmgr modify user {} set qos+={}", out.user, qos_name);
     p.limit = e.qos_from ? e.qos_from->qos_span : out.assoc->span;
-    return out;
+    return false;
   }
   out.job_qos = qos;
-  // acct_policy_set_qos_order: the partition QOS first, unless the job's QOS has OverPartQOS.
+  return true;
+}
+
+// acct_policy_set_qos_order: the partition QOS first, unless the job's QOS has OverPartQOS.
+void order_qos(const LimitsDb& db, Resolved& out) {
+  const Qos* qos = out.job_qos;
   const Qos* part_qos = out.part && out.part->qos ? db.find_qos(out.part->qos->value) : nullptr;
   out.qos1 = qos;
   if (part_qos && qos) {
@@ -373,7 +372,18 @@ Resolved resolve(const job::JobScript& script, const job::JobRequest& job, const
   } else if (part_qos) {
     out.qos1 = part_qos;
   }
-  out.r = request_of(script, job, pool, out.part);
+}
+
+Resolved resolve(const job::JobScript& script, const job::JobRequest& job, const job::JobCluster& cluster,
+                 const rules::JobLimits& limits, const std::string& user) {
+  Resolved out;
+  // The partition: the job's first (slurmctld tries them in order), else the default.
+  out.jp = job.partitions.empty() ? cluster.default_partition() : cluster.partition(job.partitions.front());
+  out.part = out.jp ? limits.pool.partition(out.jp->name) : nullptr;
+  out.user = user;
+  if (!resolve_assoc(script, limits, out) || !resolve_qos(script, limits, out)) return out;
+  order_qos(limits.db, out);
+  out.r = request_of(script, job, limits.pool, out.part);
   out.time_given = script.last("time") != nullptr;
   return out;
 }

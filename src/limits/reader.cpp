@@ -145,8 +145,8 @@ bool parse_tres(Reader& r, std::string_view value, LimitKind kind, std::vector<L
         case 'k': scale = 1; break;  // mem is in MB: K rounds to it in Slurm; greslint ignores mem
         case 'm': scale = 1; break;
         case 'g': scale = 1024; break;
-        case 't': scale = 1024 * 1024; break;
-        case 'p': scale = 1024 * 1024 * 1024; break;
+        case 't': scale = std::uint64_t{1024} * 1024; break;
+        case 'p': scale = std::uint64_t{1024} * 1024 * 1024; break;
         default: scale = 0;
       }
       ++i;
@@ -380,6 +380,78 @@ std::string header_key(std::string_view h) {
   return k;
 }
 
+// One row of `sacctmgr show qos -P`.
+bool read_qos_row(Reader& r, std::string_view line, const std::vector<std::string>& header,
+                  const std::vector<std::string_view>& fields) {
+  Qos q;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const std::string_view v = trim(fields[i]);
+    const std::string& h = header[i];
+    if (h == "name") {
+      q.name = std::string(v);
+      q.span = r.span(v.empty() ? fields[i] : v);
+    } else if (h == "flags") {
+      q.flags = comma_words(v);
+      for (const std::string& f : q.flags) {
+        if (iequals(f, "DenyOnLimit")) q.deny_on_limit = true;
+        if (iequals(f, "OverPartQOS")) q.over_part_qos = true;
+      }
+    } else if (auto kind = limit_key(h)) {
+      if (!v.empty() && !parse_tres(r, v, *kind, q.limits)) return false;
+    }
+  }
+  if (q.name.empty()) return r.fail(line, "a QOS without a Name");
+  r.db.qos.push_back(std::move(q));
+  return true;
+}
+
+// One row of `sacctmgr show assoc -P`.
+bool read_assoc_row(Reader& r, std::string_view line, const std::vector<std::string>& header,
+                    const std::vector<std::string_view>& fields) {
+  Assoc a;
+  std::string_view parent_name;
+  bool have_parent = false;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const std::string_view v = trim(fields[i]);
+    const std::string& h = header[i];
+    if (h == "cluster") {
+      a.cluster = std::string(v);
+    } else if (h == "account") {
+      a.account = std::string(v);
+      a.span = r.span(v.empty() ? fields[i] : v);
+    } else if (h == "user") {
+      a.user = std::string(v);
+      if (!v.empty()) a.span = r.span(v);
+    } else if (h == "partition") {
+      a.partition = std::string(v);
+    } else if (h == "qos") {
+      if (!v.empty()) {
+        a.qos = comma_words(v);
+        a.qos_span = r.span(v);
+      }
+    } else if (h == "defqos" || h == "defaultqos") {
+      if (!v.empty()) {
+        a.default_qos = std::string(v);
+        a.default_qos_span = r.span(v);
+      }
+    } else if (h == "parname" || h == "parentname") {
+      parent_name = v;
+      have_parent = true;
+    } else if (auto kind = limit_key(h)) {
+      if (!v.empty() && !parse_tres(r, v, *kind, a.limits)) return false;
+    }
+  }
+  if (a.account.empty()) return r.fail(line, "an association without an Account");
+  if (a.is_user())
+    a.parent = a.account;
+  else if (have_parent)
+    a.parent = std::string(parent_name);
+  else if (!iequals(a.account, "root"))
+    a.parent = "root";
+  r.db.assocs.push_back(std::move(a));
+  return true;
+}
+
 bool read_show(Reader& r, FileFormat format) {
   std::size_t at = 0;
   std::vector<std::string> header;
@@ -399,69 +471,9 @@ bool read_show(Reader& r, FileFormat format) {
     const std::vector<std::string_view> fields = split_bars(line, trailing);
     if (fields.size() != header.size())
       return r.fail(line, fmt::format("{} fields where the header has {}", fields.size(), header.size()));
-    if (format == FileFormat::show_qos) {
-      Qos q;
-      for (std::size_t i = 0; i < fields.size(); ++i) {
-        const std::string_view v = trim(fields[i]);
-        const std::string& h = header[i];
-        if (h == "name") {
-          q.name = std::string(v);
-          q.span = r.span(v.empty() ? fields[i] : v);
-        } else if (h == "flags") {
-          q.flags = comma_words(v);
-          for (const std::string& f : q.flags) {
-            if (iequals(f, "DenyOnLimit")) q.deny_on_limit = true;
-            if (iequals(f, "OverPartQOS")) q.over_part_qos = true;
-          }
-        } else if (auto kind = limit_key(h)) {
-          if (!v.empty() && !parse_tres(r, v, *kind, q.limits)) return false;
-        }
-      }
-      if (q.name.empty()) return r.fail(line, "a QOS without a Name");
-      r.db.qos.push_back(std::move(q));
-    } else {
-      Assoc a;
-      std::string_view parent_name;
-      bool have_parent = false;
-      for (std::size_t i = 0; i < fields.size(); ++i) {
-        const std::string_view v = trim(fields[i]);
-        const std::string& h = header[i];
-        if (h == "cluster") {
-          a.cluster = std::string(v);
-        } else if (h == "account") {
-          a.account = std::string(v);
-          a.span = r.span(v.empty() ? fields[i] : v);
-        } else if (h == "user") {
-          a.user = std::string(v);
-          if (!v.empty()) a.span = r.span(v);
-        } else if (h == "partition") {
-          a.partition = std::string(v);
-        } else if (h == "qos") {
-          if (!v.empty()) {
-            a.qos = comma_words(v);
-            a.qos_span = r.span(v);
-          }
-        } else if (h == "defqos" || h == "defaultqos") {
-          if (!v.empty()) {
-            a.default_qos = std::string(v);
-            a.default_qos_span = r.span(v);
-          }
-        } else if (h == "parname" || h == "parentname") {
-          parent_name = v;
-          have_parent = true;
-        } else if (auto kind = limit_key(h)) {
-          if (!v.empty() && !parse_tres(r, v, *kind, a.limits)) return false;
-        }
-      }
-      if (a.account.empty()) return r.fail(line, "an association without an Account");
-      if (a.is_user())
-        a.parent = a.account;
-      else if (have_parent)
-        a.parent = std::string(parent_name);
-      else if (!iequals(a.account, "root"))
-        a.parent = "root";
-      r.db.assocs.push_back(std::move(a));
-    }
+    const bool ok = format == FileFormat::show_qos ? read_qos_row(r, line, header, fields)
+                                                    : read_assoc_row(r, line, header, fields);
+    if (!ok) return false;
   }
   if (format == FileFormat::show_qos)
     r.db.qos_known = true;
