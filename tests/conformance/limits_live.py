@@ -483,7 +483,7 @@ class LimitsProbe(slurm_live.Probe):
         jobs = {}
         for script in jobs_live.job_scripts(self.case_dir):
             jobs[script] = self.submit(script)
-        self.settle(jobs)
+        self.settle(jobs, self.sched_cycles())
         t = self.mark("jobs", t)
         self.stop_all()
         self.mark("total", t0)
@@ -548,14 +548,31 @@ class LimitsProbe(slurm_live.Probe):
         return (fields.get("JobState", ""), fields.get("Reason", ""),
                 fields.get("NodeList", ""))
 
-    def settle(self, jobs, limit=15.0):
-        """Wait until every submitted job runs or has a reason the scheduler
-        gave it (a fresh job pends with Reason=None until then), at least
-        2 s so that the main scheduler has passed once after the last
-        submission."""
+    def sched_cycles(self):
+        """How many main scheduler cycles slurmctld has completed (sdiag's
+        Total cycles), or None when sdiag does not say."""
+        rc, out = self.run_cmd(["sdiag"], 10)
+        main = out.partition("Main schedule statistics")[2]
+        m = re.search(r"Total cycles:\s*(\d+)", main)
+        return int(m.group(1)) if m else None
+
+    def settle(self, jobs, cycles_before, limit=30.0):
+        """Wait until the main scheduler has completed a cycle that began
+        after the last submission, and every submitted job runs or has a
+        reason the scheduler gave it (a fresh job pends with Reason=None
+        until then). A job submitted behind a pending one pends with
+        Priority until that cycle, which slurmctld runs up to
+        batch_sched_delay (3 s) after the previous one; on a loaded machine
+        that cycle can come after the previous version's fixed 2 s wait, and
+        a later job then met earlier ones that were not yet running.
+        _schedule counts its cycle after releasing the job lock, so a
+        cycle counted after CYCLES_BEFORE (read once the last sbatch
+        returned) began after that submission."""
         t0 = time.time()
         while True:
-            done = True
+            now = self.sched_cycles()
+            passed = cycles_before is None or now is None or now > cycles_before
+            done = passed
             for res in jobs.values():
                 if "job_id" not in res:
                     continue
@@ -565,9 +582,12 @@ class LimitsProbe(slurm_live.Probe):
                     res["nodes"] = nodes
                 if state == "PENDING" and reason == "None":
                     done = False
-            if (done and time.time() - t0 > 2.0) or time.time() - t0 > limit:
+            if done or time.time() - t0 > limit:
                 break
             time.sleep(0.25)
+        if not passed:
+            raise HarnessError("no main scheduler cycle in %.0f s after the "
+                               "last submission" % limit)
         late = [s for s, r in jobs.items() if "job_id" in r and
                 r["state"] == "PENDING" and r["reason"] == "None"]
         if late:
