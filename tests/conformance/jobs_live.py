@@ -131,7 +131,10 @@ class JobsProbe(slurm_live.Probe):
         submitted = {}
         for script in jobs:
             submitted[script] = self.submit(script, jobs[script])
-        time.sleep(4.0)         # the scheduler's first look at each job (batch_sched_delay: 3 s)
+        cycles_before = self.sched_cycles()
+        # The scheduler's first look at each job: a cycle after the last sbatch.
+        if any(submitted.values()) and not self.wait_sched_cycle(cycles_before):
+            raise slurm_live.HarnessError("no main scheduler cycle after the last sbatch")
         for script, job_id in submitted.items():
             if job_id:
                 jobs[script].update(self.job_state(job_id))

@@ -548,30 +548,17 @@ class LimitsProbe(slurm_live.Probe):
         return (fields.get("JobState", ""), fields.get("Reason", ""),
                 fields.get("NodeList", ""))
 
-    def sched_cycles(self):
-        """How many main scheduler cycles slurmctld has completed (sdiag's
-        Total cycles), or None when sdiag does not say."""
-        rc, out = self.run_cmd(["sdiag"], 10)
-        main = out.partition("Main schedule statistics")[2]
-        m = re.search(r"Total cycles:\s*(\d+)", main)
-        return int(m.group(1)) if m else None
-
     def settle(self, jobs, cycles_before, limit=30.0):
         """Wait until the main scheduler has completed a cycle that began
-        after the last submission, and every submitted job runs or has a
-        reason the scheduler gave it (a fresh job pends with Reason=None
-        until then). A job submitted behind a pending one pends with
-        Priority until that cycle, which slurmctld runs up to
-        batch_sched_delay (3 s) after the previous one; on a loaded machine
-        that cycle can come after the previous version's fixed 2 s wait, and
-        a later job then met earlier ones that were not yet running.
-        _schedule counts its cycle after releasing the job lock, so a
-        cycle counted after CYCLES_BEFORE (read once the last sbatch
-        returned) began after that submission."""
+        after the last submission (CYCLES_BEFORE, read once it returned), and
+        every submitted job runs or has a reason the scheduler gave it (a
+        fresh job pends with Reason=None until then). A job submitted behind
+        a pending one pends with Priority until that cycle; on a loaded
+        machine it can come after any fixed wait, and a later job then met
+        earlier ones that were not yet running."""
         t0 = time.time()
+        passed = self.wait_sched_cycle(cycles_before, limit)
         while True:
-            now = self.sched_cycles()
-            passed = cycles_before is None or now is None or now > cycles_before
             done = passed
             for res in jobs.values():
                 if "job_id" not in res:

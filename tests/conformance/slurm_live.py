@@ -798,6 +798,29 @@ class Probe:
             if pid == 0:
                 time.sleep(0.02)
 
+    def sched_cycles(self):
+        """How many main scheduler cycles slurmctld has completed (sdiag's
+        Total cycles), or None when sdiag does not say. _schedule counts its
+        cycle after it releases the job lock, so a cycle counted after a
+        reading taken once an sbatch returned began after that submission."""
+        rc, out = self.run_cmd(["sdiag"], 10)
+        m = re.search(r"Total cycles:\s*(\d+)",
+                      out.partition("Main schedule statistics")[2])
+        return int(m.group(1)) if m else None
+
+    def wait_sched_cycle(self, before, limit=30.0):
+        """Until a main scheduler cycle has completed since the reading
+        BEFORE (slurmctld runs one up to batch_sched_delay, 3 s, after the
+        previous one once a job was submitted). False after LIMIT."""
+        deadline = time.time() + limit
+        while True:
+            now = self.sched_cycles()
+            if before is None or now is None or now > before:
+                return True
+            if time.time() > deadline:
+                return False
+            time.sleep(0.25)
+
     def run_cmd(self, cmd, timeout, extra_env=None, stderr=subprocess.STDOUT):
         env = dict(self.env)
         env.update(extra_env or {})
