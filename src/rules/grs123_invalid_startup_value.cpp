@@ -4,8 +4,12 @@
 // (PrologFlags: with its own fatal line) (docs/rules/GRS123.md).
 #include <fmt/format.h>
 
+#include <array>
+#include <optional>
+
 #include "rules.hpp"
 #include "rules/startup_words.hpp"
+#include "slurm_time.hpp"
 #include "util.hpp"
 
 namespace greslint::rules {
@@ -93,6 +97,58 @@ Outcome check_grs123_accounting_storage_enforce(const SlurmConfView& v, Findings
   return Outcome::slurmctld_fatal(std::string(kUnableToProcess));
 }
 
+namespace {
+
+constexpr std::string_view kTimeFormats = "minutes, MM:SS, HH:MM:SS, D-HH[:MM[:SS]], INFINITE or UNLIMITED";
+
+}  // namespace
+
+// time_str2secs returns NO_VAL (a huge value can wrap onto it, as in Slurm).
+Outcome check_grs123_preempt_exempt_time(const SlurmConfView& v, Findings& out) {
+  const KeyValue* kv = v.settings.find("PreemptExemptTime");
+  if (!kv || slurm_time_secs(kv->value) != kSlurmNoVal) return Outcome::proceed();
+  return rejected(out, *kv, fmt::format("PreemptExemptTime={} is no time Slurm reads", kv->value),
+                  fmt::format("PreemptExemptTime={} invalid", kv->value), fmt::format("write {}", kTimeFormats));
+}
+
+// PriorityDecayHalfLife and PriorityMaxAge take any time but a negative one; PriorityCalcPeriod
+// needs at least a minute (so not 0, -1 or INFINITE). Without PriorityUsageResetPeriod a zero
+// half-life is refused too. Slurm checks them whatever the PriorityType.
+Outcome check_grs123_priority_times(const SlurmConfView& v, Findings& out) {
+  const KeyValue* decay = v.settings.find("PriorityDecayHalfLife");
+  std::int32_t decay_minutes = 7 * 24 * 60;  // DEFAULT_PRIORITY_DECAY, 7 days
+  for (std::string_view key : {"PriorityDecayHalfLife", "PriorityCalcPeriod", "PriorityMaxAge"}) {
+    const KeyValue* kv = v.settings.find(key);
+    if (!kv) continue;
+    const std::int32_t minutes = slurm_time_mins(kv->value);
+    const bool calc = key == "PriorityCalcPeriod";
+    if (kv == decay) decay_minutes = minutes;
+    if (calc ? minutes >= 1 : (minutes >= 0 || minutes == kSlurmInfinite)) continue;
+    std::string what = minutes == kSlurmNoVal    ? fmt::format("{}={} is no time Slurm reads", key, kv->value)
+                       : minutes == kSlurmInfinite ? fmt::format("{}={} cannot be unlimited", key, kv->value)
+                       : minutes == 0 ? fmt::format("{}={} is shorter than a minute", key, kv->value)
+                                      : fmt::format("{}={} comes out negative in Slurm ({} minutes)", key,
+                                                    kv->value, minutes);
+    return rejected(out, *kv, std::move(what), fmt::format("Bad value \"{}\" for {}", kv->value, key),
+                    calc ? std::string("write a period of a minute or more (default 5)")
+                         : fmt::format("write {}", kTimeFormats));
+  }
+  const KeyValue* reset = v.settings.find("PriorityUsageResetPeriod");
+  if (reset) {
+    for (std::string_view w : {"none", "now", "daily", "weekly", "monthly", "quarterly", "yearly"})
+      if (iequals(reset->value, w)) return Outcome::proceed();
+    return rejected(out, *reset, fmt::format("PriorityUsageResetPeriod={} is no reset period", reset->value),
+                    fmt::format("Bad value \"{}\" for PriorityUsageResetPeriod", reset->value),
+                    "use NONE, NOW, DAILY, WEEKLY, MONTHLY, QUARTERLY or YEARLY");
+  }
+  if (decay && decay_minutes == 0)
+    return rejected(out, *decay, "PriorityDecayHalfLife=0 without a PriorityUsageResetPeriod: usage would never decay",
+                    "You have to either have PriorityDecayHalfLife != 0 or PriorityUsageResetPeriod set to "
+                    "something or the priority plugin will result in rolling over.",
+                    "set PriorityUsageResetPeriod (e.g. MONTHLY), or a non-zero PriorityDecayHalfLife");
+  return Outcome::proceed();
+}
+
 Outcome check_grs123_preempt_mode(const SlurmConfView& v, Findings& out) {
   const KeyValue* kv = v.settings.find("PreemptMode");
   if (!kv) return Outcome::proceed();
@@ -115,6 +171,56 @@ Outcome check_grs123_propagate_prio_process(const SlurmConfView& v, Findings& ou
   if (!n || *n <= 2) return Outcome::proceed();
   return rejected(out, *kv, fmt::format("PropagatePrioProcess={} is not 0, 1 or 2", *n),
                   fmt::format("Bad PropagatePrioProcess: {}", *n), "use 0, 1 or 2");
+}
+
+namespace {
+
+// parse_rlimits: NONE and ALL exactly; otherwise names from ", \t\n"-separated words, upper
+// case, each with or without RLIMIT_. Its table loop strips an RLIMIT_ prefix again before
+// each name it compares, so "RLIMIT_RLIMIT_FSIZE" is FSIZE but "RLIMIT_RLIMIT_CPU" is bad.
+std::optional<std::string> bad_rlimit(std::string_view value) {
+  if (value == "NONE" || value == "ALL") return std::nullopt;
+  static constexpr std::array<std::string_view, 10> kNames{"CPU",  "FSIZE",  "DATA",   "STACK",   "CORE",
+                                                           "RSS",  "NPROC",  "NOFILE", "MEMLOCK", "AS"};
+  std::size_t at = 0;
+  while (at < value.size()) {
+    const std::size_t start = value.find_first_not_of(", \t\n", at);
+    if (start == std::string_view::npos) break;
+    std::size_t end = value.find_first_of(", \t\n", start);
+    if (end == std::string_view::npos) end = value.size();
+    std::string_view tok = value.substr(start, end - start);
+    bool found = false;
+    for (std::string_view name : kNames) {
+      if (tok.substr(0, 7) == "RLIMIT_") tok.remove_prefix(7);
+      if (tok == name) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) return std::string(tok);
+    at = end;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// PropagateResourceLimitsExcept, when set, is the only one Slurm reads. Slurm logs "Bad rlimit
+// name: X" first; the line that names the key is the one kept.
+Outcome check_grs123_propagate_resource_limits(const SlurmConfView& v, Findings& out) {
+  std::string_view key = "PropagateResourceLimitsExcept";
+  const KeyValue* kv = v.settings.find(key);
+  if (!kv) {
+    key = "PropagateResourceLimits";
+    kv = v.settings.find(key);
+  }
+  if (!kv) return Outcome::proceed();
+  const auto bad = bad_rlimit(kv->value);
+  if (!bad) return Outcome::proceed();
+  return rejected(out, *kv, fmt::format("{} has no resource limit {}", key, *bad),
+                  fmt::format("Bad {}: {}", key, kv->value),
+                  "use ALL, NONE, or names among CPU, FSIZE, DATA, STACK, CORE, RSS, NPROC, NOFILE, MEMLOCK, AS "
+                  "(upper case, RLIMIT_ optional)");
 }
 
 Outcome check_grs123_select_type_parameters(const SlurmConfView& v, Findings& out) {
@@ -143,14 +249,29 @@ Outcome check_grs123_log_levels(const SlurmConfView& v, Findings& out) {
   return Outcome::proceed();
 }
 
+namespace {
+
+std::string task_plugin_param_help(std::string_view value, std::string_view line) {
+  if (icontains(line, "mutually exclusive")) return "keep one of SlurmdOffSpec and SlurmdSpecOverride";
+  if (icontains(line, "cons/tres")) return "SlurmdSpecOverride needs SelectType=select/cons_tres";
+  if (icontains(line, "task/cgroup")) return "add task/cgroup to TaskPlugin (e.g. TaskPlugin=task/cgroup,task/affinity)";
+  if (icontains(value, "sched")) return "Sched was removed: delete it (binding is a job option)";
+  return "use one of none, sockets, cores, threads, with verbose or autobind=";
+}
+
+}  // namespace
+
 Outcome check_grs123_task_plugin_param(const SlurmConfView& v, Findings& out) {
   const KeyValue* kv = v.settings.find("TaskPluginParam");
   if (!kv) return Outcome::proceed();
-  auto line = task_plugin_param_error(kv->value, v.profile.version());
+  auto setting = [&](std::string_view key) -> std::optional<std::string_view> {
+    if (const KeyValue* set = v.settings.find(key)) return std::string_view(set->value);
+    return std::nullopt;
+  };
+  auto line = task_plugin_param_error(kv->value, v.profile.version(), setting("TaskPlugin"), setting("SelectType"));
   if (!line) return Outcome::proceed();
   return rejected(out, *kv, fmt::format("TaskPluginParam={} is rejected: {}", kv->value, *line), *line,
-                  icontains(kv->value, "sched") ? "Sched was removed: delete it (binding is a job option)"
-                                                : "use one of none, sockets, cores, threads, with verbose or autobind=");
+                  task_plugin_param_help(kv->value, *line));
 }
 
 }  // namespace greslint::rules

@@ -11,6 +11,7 @@
 
 #include "rules.hpp"
 #include "rules/startup_words.hpp"
+#include "slurm_time.hpp"
 #include "util.hpp"
 
 namespace greslint::rules {
@@ -20,36 +21,10 @@ const RuleInfo GRS133{"GRS133", "partition-bad-value", Severity::error, Effect::
 
 namespace {
 
-/// parse_time.c's shape test of a time: digits, at most one '-' (days, before any ':') and
-/// two ':', with enough numbers for the separators.
-bool valid_timespec(std::string_view s) {
-  int numbers = 0, dashes = 0, colons = 0;
-  bool in_number = false;
-  for (char c : s) {
-    if (c >= '0' && c <= '9') {
-      if (!in_number) ++numbers;
-      in_number = true;
-    } else if (c == '-') {
-      in_number = false;
-      ++dashes;
-      if (colons) return false;  // days come first
-    } else if (c == ':') {
-      in_number = false;
-      ++colons;
-    } else {
-      return false;
-    }
-  }
-  if (!numbers || dashes > 1 || colons > 2) return false;
-  const int needed = colons + (dashes ? 1 : 0) + 1;  // every separator needs a number after it
-  return colons == 0 || numbers >= needed;
-}
-
-/// time_str2mins accepts it (a duration, -1, INFINITE or UNLIMITED).
+/// time_str2mins accepts it: not negative (a huge value wraps), unless INFINITE.
 bool valid_time(std::string_view s) {
-  if (s.empty()) return false;
-  if (s == "-1" || iequals(s, "INFINITE") || iequals(s, "UNLIMITED")) return true;
-  return valid_timespec(s);
+  const std::int32_t minutes = slurm_time_mins(s);
+  return minutes >= 0 || minutes == kSlurmInfinite;
 }
 
 /// _parse_partitionname compares only the word's length: "UPPER" is UP.

@@ -186,18 +186,47 @@ std::string select_type_param_string(std::uint16_t bits, SlurmVersion v) {
   return s.empty() ? "NONE" : s;
 }
 
-std::optional<std::string> task_plugin_param_error(std::string_view value, SlurmVersion v) {
-  bool unit = false, autobind = false;
+namespace {
+
+/// TaskPlugin as read_config.c keeps it from 24.11: unset, or naming "none" anywhere (any
+/// case), is no plugin; otherwise every item gets one "task/" (_sort_task_plugin; its order
+/// does not matter to a substring test).
+std::string normalized_task_plugin(std::optional<std::string_view> task_plugin) {
+  if (!task_plugin || icontains(*task_plugin, "none")) return {};
+  std::string out;
+  for (std::string_view item : split_commas_view(*task_plugin)) {
+    if (item.empty()) continue;
+    if (item.substr(0, 5) == "task/") item.remove_prefix(5);
+    out += (out.empty() ? "task/" : ",task/") + std::string(item);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> task_plugin_param_error(std::string_view value, SlurmVersion v,
+                                                   std::optional<std::string_view> task_plugin,
+                                                   std::optional<std::string_view> select_type) {
+  bool unit = false, autobind = false, off_spec = false, spec_override = false;
+  const bool cgroup = normalized_task_plugin(task_plugin).find("task/cgroup") != std::string::npos;
+  const std::string_view select = select_type.value_or("select/cons_tres");  // DEFAULT_SELECT_TYPE
   for (std::string_view item : list_items(value)) {
     const bool is_unit = iequals(item, "none") || iequals(item, "sockets") || iequals(item, "cores") ||
                          iequals(item, "threads");
     if (is_unit) {
       if (unit) return "Bad TaskPluginParam: " + std::string(item);
       unit = true;
-    } else if (iequals(item, "verbose") || iequals(item, "SlurmdOffSpec") ||
-               (v >= kSlurm2411 && iequals(item, "OOMKillStep")) ||
-               (v >= kSlurm2505 && iequals(item, "SlurmdSpecOverride"))) {
+    } else if (iequals(item, "verbose")) {
       continue;
+    } else if (iequals(item, "SlurmdOffSpec")) {
+      off_spec = true;
+    } else if (v >= kSlurm2411 && iequals(item, "OOMKillStep")) {
+      if (!cgroup) return std::string("TaskPluginParam=OOMKillStep must be used with task/cgroup");
+    } else if (v >= kSlurm2505 && iequals(item, "SlurmdSpecOverride")) {
+      if (!cgroup) return std::string("TaskPluginParam=SlurmdSpecOverride must be used with task/cgroup");
+      if (select.find("cons_tres") == std::string_view::npos)
+        return std::string("TaskPluginParam=SlurmdSpecOverride must be used with cons/tres");
+      spec_override = true;
     } else if (item.size() >= 9 && iequals(item.substr(0, 9), "autobind=")) {
       if (autobind) return std::string("Bad TaskPluginParam: autobind already set");
       std::string_view how = item.substr(9);
@@ -208,6 +237,8 @@ std::optional<std::string> task_plugin_param_error(std::string_view value, Slurm
       return "Bad TaskPluginParam: " + std::string(item);
     }
   }
+  if (off_spec && spec_override)
+    return std::string("TaskPluginParams SlurmdOffSpec and SlurmdSpecOverride are mutually exclusive");
   return std::nullopt;
 }
 

@@ -67,7 +67,12 @@ inline constexpr std::uint16_t kSelectCpu = 0x1, kSelectSocket = 0x2, kSelectCor
 std::string select_type_param_string(std::uint16_t bits, SlurmVersion v);
 
 /// TaskPluginParam as read_config.c checks it: the line Slurm logs for the first bad item.
-std::optional<std::string> task_plugin_param_error(std::string_view value, SlurmVersion v);
+/// `task_plugin` and `select_type` are slurm.conf's TaskPlugin and SelectType (nullopt when
+/// not set): from 24.11 OOMKillStep needs task/cgroup, from 25.05 SlurmdSpecOverride needs
+/// task/cgroup and cons_tres, and excludes SlurmdOffSpec.
+std::optional<std::string> task_plugin_param_error(std::string_view value, SlurmVersion v,
+                                                   std::optional<std::string_view> task_plugin,
+                                                   std::optional<std::string_view> select_type);
 
 /// PreemptMode as preempt_mode_num() reads it; nullopt when Slurm rejects it.
 struct PreemptMode {
