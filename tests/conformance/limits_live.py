@@ -123,6 +123,14 @@ def make_db_template():
         shutil.rmtree(d, ignore_errors=True)
         raise SystemExit("mariadb-install-db failed: %s"
                          % p.stdout.decode(errors="replace")[-600:])
+    # slurmdbd's database, empty (a MariaDB database is a folder of the data
+    # dir). Without it slurmdbd creates it on its first connection, and the
+    # 24.11/26.05 client's next connect on that handle fails ("SSL is
+    # required, but the server does not support it"): 5 s before it retries.
+    os.makedirs(os.path.join(d, "db", "slurm_acct_db"))
+    with open(os.path.join(d, "db", "slurm_acct_db", "db.opt"), "w") as f:
+        f.write("default-character-set=utf8mb4\n"
+                "default-collation=utf8mb4_general_ci\n")
     return d
 
 
