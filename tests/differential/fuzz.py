@@ -69,7 +69,8 @@ def known_class(res, known):
 
 
 def corpus(cases_root):
-    """[(name, {rel: text}, nodes)] of the cases a mutant can start from."""
+    """[(name, {rel: text}, nodes, keep)] of the cases a mutant can start from
+    (keep: case.conf's KEEP=, the site keys the sandbox must leave as written)."""
     out = []
     for cd in slurm_live.list_cases(cases_root):
         conf = slurm_live.read_case_conf(cd)
@@ -83,15 +84,15 @@ def corpus(cases_root):
                     continue
                 with open(os.path.join(dirpath, fn), encoding="utf-8", errors="surrogateescape") as f:
                     files[rel] = f.read()
-        out.append((os.path.basename(cd), files, slurm_live.case_nodes(conf)))
+        out.append((os.path.basename(cd), files, slurm_live.case_nodes(conf), conf.get("KEEP", "")))
     return out
 
 
 def make_mutant(seed, index, base_cases):
     """(base name, Mutant, [(operator, what it did)]) for mutant index of seed."""
     rng = random.Random("%d:%d" % (seed, index))
-    name, files, nodes = rng.choice(base_cases)
-    m = mutators.Mutant(files, nodes)
+    name, files, nodes, keep = rng.choice(base_cases)
+    m = mutators.Mutant(files, nodes, keep)
     wanted = rng.choice([1, 2, 2, 3])
     ops, names = [], sorted(mutators.OPERATORS)
     for _ in range(20):
@@ -116,6 +117,8 @@ def write_mutant(m, base, ops, folder):
     with open(os.path.join(folder, "case.conf"), "w") as f:
         f.write("# mutant of %s: %s\n" % (base, "; ".join("%s: %s" % o for o in ops)))
         f.write("NODES=%s\n" % " ".join(m.nodes))
+        if m.keep:
+            f.write("KEEP=%s\n" % m.keep)
 
 
 def probe_and_compare(folder, node, target, greslint):

@@ -15,11 +15,13 @@ TOKEN = r"(?<![\w.])%s\s*=\s*(\S+)"
 
 
 class Mutant:
-    """The files of one configuration: {relative path: text}, plus the probed nodes."""
+    """The files of one configuration: {relative path: text}, plus the probed nodes
+    and the site keys the sandbox keeps as written (case.conf's KEEP=)."""
 
-    def __init__(self, files, nodes):
+    def __init__(self, files, nodes, keep=""):
         self.files = dict(files)
         self.nodes = list(nodes)
+        self.keep = keep
 
     @property
     def slurm(self):

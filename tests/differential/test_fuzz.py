@@ -33,16 +33,16 @@ class Mutants(unittest.TestCase):
             base, m, ops = fuzz.make_mutant(3, i, CORPUS)
             with self.subTest(mutant=i, base=base):
                 self.assertTrue(1 <= len(ops) <= 3)
-                original = next(files for name, files, _ in CORPUS if name == base)
+                original = next(files for name, files, _, _ in CORPUS if name == base)
                 self.assertNotEqual(m.files, original)
-                self.assertEqual(m.nodes, next(n for name, _, n in CORPUS if name == base))
+                self.assertEqual(m.nodes, next(n for name, _, n, _ in CORPUS if name == base))
 
     def test_every_operator_applies_somewhere_in_the_corpus(self):
         import random
         for name, op in mutators.OPERATORS.items():
             with self.subTest(operator=name):
                 hits = 0
-                for k, (_, files, nodes) in enumerate(CORPUS):
+                for k, (_, files, nodes, _) in enumerate(CORPUS):
                     m = mutators.Mutant(files, nodes)
                     if op(random.Random(k), m):
                         hits += 1
@@ -50,7 +50,7 @@ class Mutants(unittest.TestCase):
                 self.assertGreater(hits, len(CORPUS) // 10)
 
     def test_the_corpus_leaves_out_slow_cases(self):
-        names = {name for name, _, _ in CORPUS}
+        names = {name for name, _, _, _ in CORPUS}
         self.assertNotIn("a13b_include_relative_to_slurmconf_dir", names)   # 60 s Include retry
         self.assertNotIn("k_missing_device_files", names)                  # DEVICES=host
         self.assertIn("a_correct_4gpu", names)
