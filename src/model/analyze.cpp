@@ -32,9 +32,10 @@ Cluster Analyzer::run() {
   check_select_plugin();      // select_g_init
   check_grestypes();          // gres_init
   if (licenses_after_gres) check_license_init();
-  const bool tres_after_nodes = profile_.version() >= kSlurm2511;
+  // ctld_assoc_mgr_init (_init_tres) comes before read_slurm_conf in every release: 26.05
+  // refuses a TRES before a NodeAddr count or a partition's node names (s76, s77).
   const bool priority_after_nodes = profile_.version() < kSlurm2302;
-  if (!tres_after_nodes) check_accounting_tres();
+  check_accounting_tres();
   if (!priority_after_nodes) check_priority_init();  // priority_g_init
   read_cgroup_conf();         // read_slurm_conf starts with cgroup.conf
   check_cgroup_conf();
@@ -42,7 +43,6 @@ Cluster Analyzer::run() {
   check_node_table();
   check_partitions();
   check_select_node_init();
-  if (tres_after_nodes) check_accounting_tres();
   if (priority_after_nodes) check_priority_init();
   if (!grestypes_.empty()) read_gres_conf();
   // Per node class: slurmd reads gres.conf and registers, slurmctld validates.

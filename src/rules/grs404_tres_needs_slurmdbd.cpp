@@ -25,8 +25,8 @@ bool tres_needs_slurmdbd(std::string_view tres) {
   return starts("gres/") || starts("license/") || starts("ic/") || starts("bb/");
 }
 
-// controller.c:_init_tres, from ctld_assoc_mgr_init: before read_slurm_conf up to 25.05,
-// after it from 25.11 (Analyzer::run places the stage). Slurm names the first such TRES
+// controller.c:_init_tres, from ctld_assoc_mgr_init: before read_slurm_conf in every
+// release (Analyzer::run places the stage). Slurm names the first such TRES
 // of its list, unless a TRES of no known type comes before it (GRS135).
 Outcome check_grs404(const SlurmConfView& v, Findings& out) {
   if (uses_slurmdbd(v.settings)) return Outcome::proceed();

@@ -208,7 +208,7 @@ constexpr Check<SlurmConfView> kSlurmConfValues[] = {
 };
 
 // controller.c:_init_tres (ctld_assoc_mgr_init): after the plugins, before read_slurm_conf
-// up to 25.05 and after it from 25.11.
+// in every release.
 constexpr Check<SlurmConfView> kAccountingTres[] = {
     {&GRS135, check_grs135, "controller.c:_init_tres"},
     {&GRS404, check_grs404, "controller.c:_init_tres"},
