@@ -14,8 +14,8 @@
 namespace greslint::model {
 namespace {
 
-/// NodeSet name -> its line. A set is either Nodes= (a hostlist) or Feature= (the nodes
-/// whose Features name it).
+/// NodeSet name -> its line. A set has Feature= (the nodes whose Features name it),
+/// Nodes= (a hostlist, or ALL), or both.
 std::unordered_map<std::string, const Directive*> nodesets_of(const ConfigFile& slurm) {
   std::unordered_map<std::string, const Directive*> sets;
   for (const Directive& n : slurm.directives)
@@ -87,14 +87,20 @@ void Analyzer::check_partitions() {
       list.list->for_each([&](const std::string& host, const HostRange&) {
         auto set = nodesets.find(host);
         if (set == nodesets.end()) return look_up(host);
-        if (const KeyValue* set_nodes = set->second->find("Nodes")) {
-          auto members = parse_hostlist(set_nodes->value, set_nodes->value_span, profile_);
-          if (!members.ok()) return;
-          spend(*members.list, set_nodes->value_span);
-          members.list->for_each([&](const std::string& m, const HostRange&) { look_up(m); });
-        } else if (const KeyValue* feature = set->second->find("Feature")) {
+        // nodespec_to_hostlist: the set's Feature= nodes, then its Nodes= (from 23.11
+        // Nodes=ALL is every node; before, "ALL" is looked up as a node name).
+        if (const KeyValue* feature = set->second->find("Feature"))
           for (std::uint32_t n : nodes_with_feature(feature->value)) add(n);
+        const KeyValue* set_nodes = set->second->find("Nodes");
+        if (!set_nodes) return;
+        if (profile_.version() >= kSlurm2311 && iequals(set_nodes->value, "ALL")) {
+          for (std::uint32_t n = 0; n < node_count; ++n) add(n);
+          return;
         }
+        auto members = parse_hostlist(set_nodes->value, set_nodes->value_span, profile_);
+        if (!members.ok()) return;
+        spend(*members.list, set_nodes->value_span);
+        members.list->for_each([&](const std::string& m, const HostRange&) { look_up(m); });
       });
     } else {
       view.reset();  // the hostlist rules say what Slurm does with it
