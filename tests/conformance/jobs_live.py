@@ -132,9 +132,12 @@ class JobsProbe(slurm_live.Probe):
         for script in jobs:
             submitted[script] = self.submit(script, jobs[script])
         cycles_before = self.sched_cycles()
-        # The scheduler's first look at each job: a cycle after the last sbatch.
-        if any(submitted.values()) and not self.wait_sched_cycle(cycles_before):
-            raise slurm_live.HarnessError("no main scheduler cycle after the last sbatch")
+        # The scheduler's first look at each job: a cycle after the last sbatch. Without
+        # slurmd the nodes never register, and a controller may then go without a counted
+        # cycle (a 24.11 CI run waited 30 s for one); past 6 s, twice batch_sched_delay,
+        # the states are read as they are.
+        if any(submitted.values()):
+            self.wait_sched_cycle(cycles_before, limit=6.0)
         for script, job_id in submitted.items():
             if job_id:
                 jobs[script].update(self.job_state(job_id))
