@@ -40,10 +40,12 @@ class Outcome {
   static Outcome slurmd_fatal(std::string line) { return Outcome(Kind::slurmd_fatal, std::move(line)); }
   static Outcome slurmctld_fatal(std::string line) { return Outcome(Kind::slurmctld_fatal, std::move(line)); }
   /// slurmctld exits with `line`, which takes the place of the generic "Unable to process
-  /// configuration file" of a slurm.conf parse error reported before it: slurmctld goes on
-  /// past such a file and dies at this check. Any other earlier fatal stays, because fatal()
-  /// exits at once (live cases s23, s38, s39: cgroup.conf before NodeAddr, the first of two
-  /// bad hostlists).
+  /// configuration file" of a slurm.conf parse error reported before it. Only for checks
+  /// slurm_conf_init runs while it reads the file (the record handlers, and
+  /// _validate_and_set_defaults on whatever parsed): it gives up with the generic fatal only
+  /// after them. Checks of later steps (gres_init, the node table) never run after a parse
+  /// error (live cases s79-s82), and any earlier fatal stays, because fatal() exits at once
+  /// (s23, s38, s39: cgroup.conf before NodeAddr, the first of two bad hostlists).
   static Outcome slurmctld_fatal_replacing(std::string line) {
     Outcome o(Kind::slurmctld_fatal, std::move(line));
     o.replaces_ = true;

@@ -24,7 +24,7 @@ Outcome check_grs105(const NodeNameLineView& v, Findings& out) {
                          errors.empty() ? "" : ": " + errors.front().message))
       .slurm(slurm)
       .help("fix the bracket expression (e.g. gpu[01-16])");
-  return Outcome::slurmctld_fatal_replacing(std::move(slurm));
+  return Outcome::slurmctld_fatal(std::move(slurm));
 }
 
 // The same for the NodeAddr= and NodeHostname= lists.
@@ -34,7 +34,7 @@ Outcome check_grs105_address(const NodeAddressView& v, Findings& out) {
   out.report(GRS105, v.kv.value_span, fmt::format("{}={} is not a valid hostlist", v.kv.spec->name, v.kv.value))
       .slurm(slurm)
       .help("fix the bracket expression");
-  return Outcome::slurmctld_fatal_replacing(std::move(slurm));
+  return Outcome::slurmctld_fatal(std::move(slurm));
 }
 
 }  // namespace greslint::rules

@@ -31,7 +31,7 @@ Outcome check_grs106(const NodeAddressView& v, Findings& out) {
       .slurm(slurm)
       .related(v.names_span, fmt::format("{} nodes here", v.node_count))
       .help(fmt::format("give exactly {} entries, or one", v.node_count));
-  return Outcome::slurmctld_fatal_replacing(std::move(slurm));
+  return Outcome::slurmctld_fatal(std::move(slurm));
 }
 
 }  // namespace greslint::rules

@@ -19,7 +19,7 @@ Outcome check_grs111(const GresTypesView& v, Findings& out) {
              fmt::format("GresTypes has {} but not gpu; shared GRES needs gres/gpu", v.shared.front()))
       .slurm(slurm)
       .help("add gpu to GresTypes (GresTypes=gpu," + v.shared.front() + ")");
-  return Outcome::slurmctld_fatal_replacing(slurm);
+  return Outcome::slurmctld_fatal(slurm);
 }
 
 }  // namespace greslint::rules
