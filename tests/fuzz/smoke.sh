@@ -12,7 +12,7 @@
 #        (or the build directory of scripts/sanitize.sh, whose clang build has the targets)
 # Environment: FUZZ_SECONDS   seconds per target (default 30)
 #              FUZZ_TARGETS   default "reader hostlist gres_values pipeline"
-#              JOBS           build parallelism (default 2)
+#              JOBS           build parallelism and targets fuzzed at once (default 2)
 #              FUZZ_NICE      e.g. "nice -n 19" on a shared machine
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -42,27 +42,45 @@ python3 "$here/tests/fuzz/make_corpus.py" "$corpus/seeds"
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:print_stacktrace=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 
+# One target: replay its regression inputs, then fuzz. Prints to $findings/$t/summary; the
+# status file says whether it failed. JOBS targets run at once (each fuzzer is one process).
+fuzz_target() {
+  local t=$1
+  mkdir -p "$corpus/work/$t" "$findings/$t"
+  {
+    if [ -d "$here/tests/regress/$t" ] && compgen -G "$here/tests/regress/$t/*" >/dev/null; then
+      echo "== $t: replaying tests/regress/$t"
+      if ! "${nice_cmd[@]}" "$bin/fuzz_$t" -runs=0 -timeout=30 -rss_limit_mb=4096 -malloc_limit_mb=2048 \
+           "$here/tests/regress/$t" >"$findings/$t/regress.log" 2>&1; then
+        tail -n 40 "$findings/$t/regress.log"
+        echo "$t (tests/regress)" >"$findings/$t/failed"
+        return
+      fi
+    fi
+    echo "== $t: fuzzing for $seconds s"
+    if "${nice_cmd[@]}" "$bin/fuzz_$t" -dict="$here/tests/fuzz/greslint.dict" -max_total_time="$seconds" -timeout=10 \
+         -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=8192 -print_final_stats=1 \
+         -artifact_prefix="$findings/$t/" "$corpus/work/$t" "$corpus/seeds/$t" >"$findings/$t/fuzz.log" 2>&1; then
+      grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done)' "$findings/$t/fuzz.log" || true
+    else
+      tail -n 60 "$findings/$t/fuzz.log"
+      echo "$t" >"$findings/$t/failed"
+    fi
+  } >"$findings/$t/summary" 2>&1
+}
+
+running=0
+for t in $targets; do
+  rm -f "$findings/$t/failed"
+  fuzz_target "$t" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
+done
+wait
 failed=()
 for t in $targets; do
-  mkdir -p "$corpus/work/$t" "$findings/$t"
-  if [ -d "$here/tests/regress/$t" ] && compgen -G "$here/tests/regress/$t/*" >/dev/null; then
-    echo "== $t: replaying tests/regress/$t"
-    if ! "${nice_cmd[@]}" "$bin/fuzz_$t" -runs=0 -timeout=30 -rss_limit_mb=4096 -malloc_limit_mb=2048 \
-         "$here/tests/regress/$t" >"$findings/$t/regress.log" 2>&1; then
-      tail -n 40 "$findings/$t/regress.log"
-      failed+=("$t (tests/regress)")
-      continue
-    fi
-  fi
-  echo "== $t: fuzzing for $seconds s"
-  if "${nice_cmd[@]}" "$bin/fuzz_$t" -dict="$here/tests/fuzz/greslint.dict" -max_total_time="$seconds" -timeout=10 \
-       -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=8192 -print_final_stats=1 \
-       -artifact_prefix="$findings/$t/" "$corpus/work/$t" "$corpus/seeds/$t" >"$findings/$t/fuzz.log" 2>&1; then
-    grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done)' "$findings/$t/fuzz.log" || true
-  else
-    tail -n 60 "$findings/$t/fuzz.log"
-    failed+=("$t")
-  fi
+  cat "$findings/$t/summary"
+  if [ -e "$findings/$t/failed" ]; then failed+=("$(cat "$findings/$t/failed")"); fi
 done
 end=$(date +%s)
 echo "fuzz smoke: build $((built - start)) s, fuzzing $((end - built)) s"
