@@ -22,7 +22,8 @@ if [ "${1:-}" = --all ]; then all=true; shift; fi
 build=${1:-build}
 mapfile -t sources < <(git ls-files 'src/*.cpp')
 
-base=$(sed -n 's/^\([0-9a-f]\{40\}\)$/\1/p' .ci/tidy-base 2>/dev/null | head -n 1)
+base=
+if [ -e .ci/tidy-base ]; then base=$(grep -m 1 -E '^[0-9a-f]{40}$' .ci/tidy-base || true); fi
 if ! $all && { [ -z "$base" ] || ! git merge-base --is-ancestor "$base" HEAD 2>/dev/null; }; then
   echo "tidy: .ci/tidy-base is not an ancestor of HEAD: checking everything"
   all=true
