@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,10 +62,38 @@ struct NodeLine {
 };
 
 /// One gres.conf record line (Name= or NodeName=), before it is applied to a node.
+/// The nodes a gres.conf NodeName= line names. Files generated node by node name one plain
+/// host per line, so such a line keeps that name (a view into the file's text) instead of a
+/// Hostlist: about 200 bytes less per line, 40 MB at 100,000 nodes with two lines each.
+class GresLineNodes {
+ public:
+  GresLineNodes() = default;  ///< an invalid hostlist: names nothing (C19)
+  explicit GresLineNodes(std::string_view host) : host_(host), valid_(true) {}
+  explicit GresLineNodes(Hostlist list) : list_(std::make_unique<const Hostlist>(std::move(list))), valid_(true) {}
+
+  explicit operator bool() const noexcept { return valid_; }
+  std::uint64_t size() const noexcept { return list_ ? list_->size() : valid_ ? 1 : 0; }
+  /// fn(const std::string& host) for each name, in Slurm's order.
+  template <class Fn>
+  void for_each(Fn&& fn) const {
+    if (list_) {
+      list_->for_each([&](const std::string& host, const HostRange&) { fn(host); });
+    } else if (valid_) {
+      const std::string host(host_);
+      fn(host);
+    }
+  }
+
+ private:
+  std::string_view host_;
+  std::unique_ptr<const Hostlist> list_;
+  bool valid_ = false;
+};
+
 struct GresLine {
   const Directive* d = nullptr;
-  bool node_scoped = false;       ///< NodeName= record (else a global Name= record)
-  std::optional<Hostlist> nodes;  ///< nullopt: invalid hostlist, matches nothing (C19)
+  bool node_scoped = false;  ///< NodeName= record (else a global Name= record)
+  GresLineNodes nodes;       ///< false: invalid hostlist, matches nothing (C19)
   std::uint32_t file_order = 0;
 };
 

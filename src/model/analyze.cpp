@@ -93,15 +93,15 @@ void Analyzer::stop_at_first_cloud_load_fatal() {
   }
 }
 
-void Analyzer::spend(const Hostlist& list, Span where) {
-  if (expanded_ + list.size() > kMaxExpandedNames) throw expansion_limit(list, where);
-  expanded_ += list.size();
+void Analyzer::spend(std::uint64_t names, Span where) {
+  if (expanded_ + names > kMaxExpandedNames) throw expansion_limit(names, where);
+  expanded_ += names;
 }
 
-LimitExceeded Analyzer::expansion_limit(const Hostlist& list, Span where) const {
+LimitExceeded Analyzer::expansion_limit(std::uint64_t names, Span where) const {
   return LimitExceeded{where, fmt::format("greslint stops here: this list names {} hosts or files, which takes the "
                                           "names it expands in one run past its limit of {}",
-                                          list.size(), kMaxExpandedNames)};
+                                          names, kMaxExpandedNames)};
 }
 
 bool Analyzer::in_grestypes_exact(std::string_view name) const {

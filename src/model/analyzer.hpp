@@ -194,8 +194,8 @@ class Analyzer {
     if (cls.verdict == Verdict::ok) cls.verdict = Verdict::degraded;
   }
   /// Every host or device name the model makes from a hostlist counts against one budget.
-  void spend(const Hostlist& list, Span where);
-  LimitExceeded expansion_limit(const Hostlist& list, Span where) const;
+  void spend(std::uint64_t names, Span where);
+  LimitExceeded expansion_limit(std::uint64_t names, Span where) const;
   const KeyValue* setting(std::string_view key) const { return settings_.find(key); }
   bool in_grestypes_exact(std::string_view name) const;
   bool in_grestypes_nocase(std::string_view name) const;

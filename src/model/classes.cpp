@@ -102,9 +102,9 @@ void Analyzer::match_gres_lines() {
     if (!g.node_scoped || !g.nodes) continue;
     std::vector<std::string> unknown;
     bool any = false;
-    spend(*g.nodes, g.d->head().value_span);
+    spend(g.nodes.size(), g.d->head().value_span);
     std::uint32_t previous = NodeIndex::kNone;
-    g.nodes->for_each([&](const std::string& host, const HostRange&) {
+    g.nodes.for_each([&](const std::string& host) {
       const std::uint32_t n = node_index_.find_near(node_names, host, previous);
       if (n == NodeIndex::kNone) {
         if (unknown.size() < 256) unknown.push_back(host);

@@ -86,7 +86,11 @@ void Analyzer::read_gres_nodes(GresLine& g) {
   auto l = parse_hostlist(head.value, head.value_span, profile_);
   const rules::GresConfLineView view{profile_, *g.d, l};
   for (const auto& check : rules::kGresConfNodeNameStage) check.run(view, findings_);
-  if (l.ok()) g.nodes = std::move(*l.list);
+  if (!l.ok()) return;
+  // A plain host name (the common per-node line) is its own one name: keep the view.
+  const auto& ranges = l.list->ranges();
+  const bool plain = ranges.size() == 1 && ranges.front().count() == 1 && ranges.front().host(0) == head.value;
+  g.nodes = plain ? GresLineNodes(head.value) : GresLineNodes(std::move(*l.list));
 }
 
 void Analyzer::read_cgroup_conf() {

@@ -144,12 +144,12 @@ std::optional<LimitExceeded> Analyzer::over_limits(const Hostlist& names, Span w
     return LimitExceeded{where, fmt::format("greslint stops here: this line names {} nodes, which takes slurm.conf past "
                                             "its limit of {} node names",
                                             names.size(), kMaxNodes)};
-  if (expanded_ + names.size() > kMaxExpandedNames) return expansion_limit(names, where);
+  if (expanded_ + names.size() > kMaxExpandedNames) return expansion_limit(names.size(), where);
   return std::nullopt;
 }
 
 void Analyzer::add_nodes(const NodeLine& line, const Hostlist& names, std::vector<DuplicateNode>& duplicates) {
-  spend(names, line.names_span);
+  spend(names.size(), line.names_span);
   const auto line_index = std::uint32_t(node_lines_.size());
   names.for_each([&](const std::string& host, const HostRange& r) {
     const auto node = std::uint32_t(cluster_.node_names.size());

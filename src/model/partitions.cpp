@@ -83,7 +83,7 @@ void Analyzer::check_partitions() {
       for (std::uint32_t n = 0; n < node_count; ++n) add(n);
       view.reset();  // every node: none unknown
     } else if (auto list = parse_hostlist(spec, where, profile_); list.ok()) {
-      spend(*list.list, where);
+      spend(list.list->size(), where);
       list.list->for_each([&](const std::string& host, const HostRange&) {
         auto set = nodesets.find(host);
         if (set == nodesets.end()) return look_up(host);
@@ -99,7 +99,7 @@ void Analyzer::check_partitions() {
         }
         auto members = parse_hostlist(set_nodes->value, set_nodes->value_span, profile_);
         if (!members.ok()) return;
-        spend(*members.list, set_nodes->value_span);
+        spend(members.list->size(), set_nodes->value_span);
         members.list->for_each([&](const std::string& m, const HostRange&) { look_up(m); });
       });
     } else {

@@ -128,7 +128,7 @@ rules::PartitionCover Analyzer::walk_partitions(const rules::PolicyView& policy)
       } else if (iequals(ns->second->value, "ALL")) {
         offer_all();
       } else if (auto l = parse_hostlist(ns->second->value, ns->second->value_span, profile_); l.ok()) {
-        spend(*l.list, ns->second->value_span);
+        spend(l.list->size(), ns->second->value_span);
         l.list->for_each([&](const std::string& h, const HostRange&) {
           if (auto i = node_index_.find(names, h); i != NodeIndex::kNone) offer(i);
         });
@@ -137,7 +137,7 @@ rules::PartitionCover Analyzer::walk_partitions(const rules::PolicyView& policy)
     if (iequals(nodes->value, "ALL")) {
       offer_all();
     } else if (auto l = parse_hostlist(nodes->value, nodes->value_span, profile_); l.ok()) {
-      spend(*l.list, nodes->value_span);
+      spend(l.list->size(), nodes->value_span);
       l.list->for_each([&](const std::string& h, const HostRange&) { add(h); });
     }
     const rules::GpuPartitionView view{policy, d, *nodes, has_gpu};

@@ -117,7 +117,7 @@ Analyzer::LineRead Analyzer::read_line(ClassReplay& rp, const GresLine& line, Pr
   if (keys_read == LineRead::skip) return LineRead::skip;
 
   if (file_list) {
-    spend(*file_list->list, files_kv->value_span);
+    spend(file_list->list->size(), files_kv->value_span);
     r.paths = file_list->list->expand();
     r.files = files_kv->value;
     r.multiple_files = keys.multiple_files != nullptr;
