@@ -51,7 +51,7 @@ fuzz_target() {
     if [ -d "$here/tests/regress/$t" ] && compgen -G "$here/tests/regress/$t/*" >/dev/null; then
       echo "== $t: replaying tests/regress/$t"
       if ! "${nice_cmd[@]}" "$bin/fuzz_$t" -runs=0 -timeout=30 -rss_limit_mb=4096 -malloc_limit_mb=2048 \
-           "$here/tests/regress/$t" >"$findings/$t/regress.log" 2>&1; then
+           -artifact_prefix="$findings/$t/" "$here/tests/regress/$t" >"$findings/$t/regress.log" 2>&1; then
         tail -n 40 "$findings/$t/regress.log"
         echo "$t (tests/regress)" >"$findings/$t/failed"
         return
