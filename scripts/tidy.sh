@@ -3,24 +3,58 @@
 # clang-tidy over greslint's sources with the repository's .clang-tidy; exits non-zero on
 # any finding. CI runs it (.ci/run); docs/ci.md.
 #
-# Usage: scripts/tidy.sh [--all] [BUILD_DIR]     (a built tree: compile_commands.json and
-#                                                 ninja's header dependencies)
+# Usage: scripts/tidy.sh [--all | --write-base] [BUILD_DIR]   (a built tree:
+#        compile_commands.json and ninja's header dependencies; default build)
 #
 # By default it checks the translation units whose result can differ from the last full run
 # that passed, the commit named in .ci/tidy-base: every src/*.cpp that changed since then or
-# includes a file that changed (ninja -t deps, so headers count), committed or not. Its
-# findings depend on nothing else of the tree, so the others would give the same (empty)
-# answer again; a full run takes ~370 s of the 2-core machine's time, which CI cannot spare.
-# Everything is checked when --all is given, when .clang-tidy, this script or a CMake file
-# changed (the checks or the flags), or when the base is not an ancestor of HEAD. After a
-# full run passes, `scripts/tidy.sh --all && git rev-parse HEAD > .ci/tidy-base` moves the
-# base forward.
+# includes a file that changed (ninja -t deps, so headers count), committed or not. Tidy's
+# answer for a file depends only on the file, what it includes and the compile flags, so
+# the others would give the same (empty) answer again; a full run takes ~370 s of the 2-core
+# machine, which CI cannot spare. Everything is checked with --all, when .clang-tidy or this
+# script changed, when the compile flags differ from the base's (a digest of the distinct
+# command lines of src/, recorded with the base), or when the base is not an ancestor of
+# HEAD. --write-base runs everything on a clean tree and, when it passes, records HEAD and
+# the flags' digest in .ci/tidy-base (commit that file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all=false
-if [ "${1:-}" = --all ]; then all=true; shift; fi
+all=false write_base=false
+case "${1:-}" in
+  --all) all=true; shift ;;
+  --write-base) all=true; write_base=true; shift ;;
+esac
 build=${1:-build}
 mapfile -t sources < <(git ls-files 'src/*.cpp')
+
+# The distinct compile command lines of src/ (output and source paths dropped, the checkout's
+# path made relative): what CMake's flags give tidy.
+flags_digest() {
+  python3 - "$build/compile_commands.json" "$PWD" <<'PY'
+import hashlib, json, shlex, sys
+root = sys.argv[2]
+lines = set()
+for entry in json.load(open(sys.argv[1])):
+    if not entry["file"].startswith(root + "/src/"):
+        continue
+    args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
+    kept, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in ("-o", "-c"):
+            skip = True
+        else:
+            kept.append(arg.replace(root, "."))
+    lines.add(" ".join(kept))
+print(hashlib.sha256("\n".join(sorted(lines)).encode()).hexdigest())
+PY
+}
+flags=$(flags_digest)
+
+if $write_base && { ! git diff --quiet HEAD -- src include || [ -n "$(git ls-files --others --exclude-standard src include)" ]; }; then
+  echo "tidy: --write-base records HEAD, so src/ and include/ must have no uncommitted changes" >&2
+  exit 2
+fi
 
 base=
 if [ -e .ci/tidy-base ]; then base=$(grep -m 1 -E '^[0-9a-f]{40}$' .ci/tidy-base || true); fi
@@ -30,8 +64,11 @@ if ! $all && { [ -z "$base" ] || ! git merge-base --is-ancestor "$base" HEAD 2>/
 fi
 if ! $all; then
   changed=$( { git diff --name-only "$base" HEAD; git diff --name-only HEAD; git ls-files --others --exclude-standard; } | sort -u)
-  if grep -qE '(^|/)(CMakeLists\.txt|[^/]*\.cmake)$|^\.clang-tidy$|^scripts/tidy\.sh$' <<<"$changed"; then
-    echo "tidy: the checks or the build flags changed since $base: checking everything"
+  if grep -qE '^\.clang-tidy$|^scripts/tidy\.sh$' <<<"$changed"; then
+    echo "tidy: the checks changed since $base: checking everything"
+    all=true
+  elif ! grep -qx "flags $flags" .ci/tidy-base; then
+    echo "tidy: the compile flags differ from those of the run at $base: checking everything"
     all=true
   fi
 fi
@@ -61,3 +98,7 @@ else
 fi
 # keys.cpp's tables are std::arrays of 270 rows: past clang's default fold depth of 256.
 run-clang-tidy-14 -p "$build" -quiet -extra-arg=-fbracket-depth=1024 "${files[@]/#/$PWD/}"
+if $write_base; then
+  printf '%s\nflags %s\n' "$(git rev-parse HEAD)" "$flags" >.ci/tidy-base
+  echo "tidy: .ci/tidy-base now names $(git rev-parse --short HEAD); commit it"
+fi
