@@ -61,7 +61,6 @@ struct NodeLine {
   bool cloud = false;
 };
 
-/// One gres.conf record line (Name= or NodeName=), before it is applied to a node.
 /// The nodes a gres.conf NodeName= line names. Files generated node by node name one plain
 /// host per line, so such a line keeps that name (a view into the file's text) instead of a
 /// Hostlist: about 200 bytes less per line, 40 MB at 100,000 nodes with two lines each.
@@ -90,6 +89,7 @@ class GresLineNodes {
   bool valid_ = false;
 };
 
+/// One gres.conf record line (Name= or NodeName=), before it is applied to a node.
 struct GresLine {
   const Directive* d = nullptr;
   bool node_scoped = false;  ///< NodeName= record (else a global Name= record)
