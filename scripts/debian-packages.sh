@@ -2,8 +2,10 @@
 # Sourced by scripts/install-deps.sh: installs Debian packages in a way that is safe on a
 # Slurm head node or compute node.
 #
-# - Only packages that are not installed are installed; nothing installed is upgraded,
-#   downgraded, reinstalled or removed (apt's plan is checked first and refused otherwise).
+# - Only packages that are not installed are installed; nothing installed is downgraded,
+#   reinstalled or removed, and nothing is upgraded but the same Debian release's security or
+#   point updates that a new package needs, never of Slurm, munge or the database (apt's plan
+#   is checked first and refused otherwise).
 # - No service is started, stopped or restarted: Debian's maintainer scripts ask
 #   /usr/sbin/policy-rc.d before they touch a service (invoke-rc.d, deb-systemd-invoke), and
 #   for the length of the install it answers 101 ("action forbidden"). A policy-rc.d that
@@ -60,10 +62,40 @@ release_services() {
   trap - EXIT INT TERM HUP
 }
 
-# An apt plan (apt-get -s) that touches installed packages: upgrades ("Inst p [old] (new…"),
-# removals ("Remv") or reinstalls. Printed, one line each.
+# Packages an install must never change on a node: Slurm's own, munge (the nodes' shared
+# authentication) and the accounting database.
+protected_package_re='^(slurm|libslurm|libpmi[0-9]*-slurm|munge|libmunge|mariadb|mysql|galera|libmariadb)'
+
+# The Debian release's own updates of a package, "+deb12u2" -> "+deb12u4": the part before
+# the update suffix is the same upstream version and packaging revision.
+same_release_update() {  # OLD NEW
+  [ "${1%%+deb[0-9]*u[0-9]*}" = "${2%%+deb[0-9]*u[0-9]*}" ] && [ "$1" != "$2" ]
+}
+
+# An apt plan (apt-get -s) on stdin: the lines that change installed packages in a way this
+# script refuses, one each. Removals and reinstalls always; an upgrade of a protected package
+# always; any other upgrade unless it is the same release's security or point update (a new
+# package may need it: on an image older than the archive, mariadb's libdbi-perl needs the
+# perl of Debian 12's security suite).
 plan_touches_installed() {
-  grep -E '^(Inst [^ ]+ \[|Remv |Purg )' || true
+  local line name old new
+  while IFS= read -r line; do
+    case "$line" in
+      "Remv "*|"Purg "*) echo "$line"; continue ;;
+    esac
+    [[ $line =~ ^Inst\ [^\ ]+\ \[ ]] || continue
+    name=${line#Inst }; name=${name%% *}
+    old=${line#*\[}; old=${old%%\]*}
+    new=${line#*\] (}; new=${new%% *}
+    if [[ $name =~ $protected_package_re ]] || ! same_release_update "$old" "$new"; then
+      echo "$line"
+    fi
+  done
+}
+
+# The upgrades of a plan that plan_touches_installed lets through, for the log.
+plan_updates() {
+  grep -E '^Inst [^ ]+ \[' | sed -E 's/^Inst ([^ ]+) \[([^]]+)\] \(([^ ]+).*/\1 \2 -> \3/' || true
 }
 
 # install_packages PKG... : installs those of PKG that are missing (see the top of the file).
@@ -100,6 +132,12 @@ install_packages() {
     return 1
   fi
   echo "install-deps: installing ${missing[*]} (services held: none starts or stops)" >&2
+  local updates
+  updates=$(printf '%s\n' "$plan" | plan_updates)
+  if [ -n "$updates" ]; then
+    echo "install-deps: the new packages need these Debian security/point updates of installed ones:" >&2
+    printf '  %s\n' "$updates" >&2
+  fi
   hold_services
   local rc=0
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || rc=$?

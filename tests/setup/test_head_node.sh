@@ -182,9 +182,20 @@ export FAKE_PLAN="Inst slurm-wlm-basic-plugins [$slurm_version] (99.0 Debian:12/
 if install_with_fakes; then fail "an install that upgrades slurm-wlm-basic-plugins went ahead"; fi
 grep -q "would change packages already installed" "$work/out.log" || { cat "$work/out.log"; fail "no reason given"; }
 grep -q " install -y" "$work/apt.log" && fail "apt-get install ran although the plan upgrades an installed package"
+
+# 4. The same for an upgrade to another upstream version of a library, while the Debian
+#    release's own security update of one that a new package needs (an image older than the
+#    archive) goes ahead and is listed.
+export FAKE_PLAN="Inst libfoo1 [1.0-1] (1.1-1 Debian:12/stable [amd64])"
+if install_with_fakes; then fail "an install that upgrades libfoo1 to a new upstream version went ahead"; fi
+grep -q "Inst libfoo1" "$work/out.log" || { cat "$work/out.log"; fail "the refused upgrade is not named"; }
+export FAKE_PLAN="Inst perl-base [5.36.0-7+deb12u2] (5.36.0-7+deb12u4 Debian-Security:12/oldstable-security [amd64])"
+install_with_fakes || { cat "$work/out.log"; fail "a same-release security update of perl-base was refused"; }
+grep -q "perl-base 5.36.0-7+deb12u2 -> 5.36.0-7+deb12u4" "$work/out.log" || { cat "$work/out.log"; fail "the security update is not listed"; }
+check_policy_during_install
 unset FAKE_PLAN
 umount /usr/sbin
 
 after=$(pids)
 [ "$before" = "$after" ] || fail "a daemon was stopped or restarted"
-echo "policy-rc.d: 101 during installs, the site's own restored, none left behind; upgrades refused"
+echo "policy-rc.d: 101 during installs, the site's own restored, none left behind; Slurm and new-version upgrades refused, same-release updates listed"
