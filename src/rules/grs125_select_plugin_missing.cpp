@@ -14,10 +14,14 @@ const RuleInfo GRS125{"GRS125", "select-plugin-missing", Severity::error, Effect
 
 namespace {
 
-// src/plugins/select/ at each release tag (cray_aries is built on Cray systems only).
+// src/plugins/select/ at each release tag. Upstream builds cray_aries on Cray systems only, but
+// Debian's build (slurm-wlm) ships select_cray_aries.so, and its 22.05.8 slurmctld loads
+// SelectType=select/cray_aries on an ordinary host (layered on cons_res with other_cons_res:
+// rw55_cray_smw_aries_craynetwork). Upstream removed the plugin in 24.05.
 bool release_has(std::string_view plugin, const VersionProfile& p) {
   if (plugin == "select/cons_tres" || plugin == "select/linear") return true;
   if (plugin == "select/cons_res") return !p.cons_res_removed();
+  if (plugin == "select/cray_aries") return p.version().multiple_slurmd && p.version() < kSlurm2405;
   return false;
 }
 
