@@ -32,6 +32,15 @@ GENERATED = [
                          "--inject", "type-mismatch=5", "--inject", "padding-typo=4",
                          "--inject", "cores-out-of-range=3", "--inject", "missing-file=3",
                          "--inject", "duplicate-file=3", "--inject", "name-case=3"]),
+    # Files written node by node: the reader's repeated tails (RepeatedTail) and the node
+    # lines built from them must say what a fully parsed line says.
+    ("gen-both-node-broken-1000", ["--nodes", "1000", "--seed", "5", "--shape", "both-node",
+                                   "--inject", "count-mismatch=5", "--inject", "type-mismatch=4",
+                                   "--inject", "padding-typo=3", "--inject", "cores-out-of-range=3",
+                                   "--inject", "missing-file=3", "--inject", "duplicate-file=3",
+                                   "--inject", "name-case=3"]),
+    ("gen-include-racks-broken-1000", ["--nodes", "1000", "--seed", "6", "--shape", "include-racks",
+                                       "--inject", "count-mismatch=5", "--inject", "cores-out-of-range=3"]),
 ]
 
 

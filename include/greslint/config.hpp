@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -30,19 +31,63 @@ struct KeyValue {
   bool quoted = false;
 };
 
+/// The sub-keys of a record line whose text after the first pair an earlier line of the same
+/// kind already said, as that line parsed them, placed relative to where that text starts.
+/// Files generated node by node repeat one line a hundred thousand times but for the name
+/// (`NodeName=r0001n001 CPUs=64 ... Gres=gpu:a100:8`): the text is parsed once, and each
+/// line that repeats it holds only its own first pair (see Directive).
+struct RepeatedTail {
+  struct Pair {
+    const KeySpec* spec = nullptr;
+    std::uint32_t key_begin = 0, key_end = 0;      ///< key text and key span, relative
+    std::uint32_t value_begin = 0, value_end = 0;  ///< value text and value span, relative
+    char op = 0;
+    bool quoted = false;
+  };
+  std::vector<Pair> pairs;
+};
+
 /// One logical line that parsed: a top-level setting, or a record (NodeName=..., Name=...).
-struct Directive {
+class Directive {
+ public:
   enum class Kind : std::uint8_t { setting, record };
   Kind kind = Kind::setting;
-  /// setting: exactly one pair. record: the record key first, then its sub-keys in order.
-  std::vector<KeyValue> pairs;
-  Span span;               ///< the whole logical line (first physical line to last)
-  std::uint32_t line = 0;  ///< first physical line, 1-based
   bool complete = true;    ///< false when Slurm rejected part of the line
+  std::uint32_t line = 0;  ///< first physical line, 1-based
+  Span span;               ///< the whole logical line (first physical line to last)
 
-  const KeyValue& head() const { return pairs.front(); }
+  /// setting: its one pair. record: the record key (NodeName=, Name=, PartitionName=...).
+  const KeyValue& head() const { return head_; }
+  /// A record's sub-keys after the head, in order (a setting has none).
+  const std::vector<KeyValue>& rest() const;
   /// Last occurrence of `key` among the record's sub-keys (Slurm: last value wins).
   const KeyValue* find(std::string_view key) const;
+  /// The text after the head that this line repeats from an earlier line, or null. Lines
+  /// with the same non-null tail have equal sub-keys apart from where they are written.
+  const RepeatedTail* repeated_tail() const { return tail_.get(); }
+  /// Where a repeating line's tail starts: its text, and its offset in the file.
+  const char* tail_text() const { return head_.value.data() + (tail_begin_ - head_.value_span.begin); }
+  std::uint32_t tail_begin() const { return tail_begin_; }
+
+  // The reader's: how a directive is built.
+  void set_head(KeyValue head) { head_ = head; }
+  std::vector<KeyValue>& own_rest() { return rest_; }
+  /// The sub-keys are `tail`'s, placed at `text` (file offset `begin` of file span.file).
+  /// Only for a line that is its file's own text (no escapes, no continuation): its views
+  /// and spans then have the same offsets, which is how tail_text() is found.
+  void repeat(std::shared_ptr<const RepeatedTail> tail, std::uint32_t begin) {
+    tail_ = std::move(tail);
+    tail_begin_ = begin;
+  }
+
+ private:
+  KeyValue head_;
+  /// A repeating line's sub-keys are made only when something asks for them (rest(),
+  /// find()): the model reads most repeating lines through their head and repeated_tail().
+  /// Made once, never changed after: pointers into it stay valid.
+  mutable std::vector<KeyValue> rest_;
+  std::shared_ptr<const RepeatedTail> tail_;
+  std::uint32_t tail_begin_ = 0;
 };
 
 /// A comment that greslint reads itself (suppressions), with its span.
@@ -101,5 +146,7 @@ bool convert_value(const KeySpec& spec, std::string_view value, std::string& err
 
 /// Reads a file with greslint's safety limits; false with a message on failure.
 bool read_file_bounded(const std::string& path, std::string& text, std::string& error);
+/// The same for a file the SourceManager will hold: a large one is mapped, not copied.
+bool read_file_bounded(const std::string& path, FileText& text, std::string& error);
 
 }  // namespace greslint

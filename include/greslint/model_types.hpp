@@ -38,7 +38,7 @@ struct Topology {
 /// One correction Slurm makes to a NodeName topology that does not add up (§3.2), with the
 /// text Slurm logs after "NodeNames=<names> ".
 struct TopologyReset {
-  const KeyValue* at = nullptr;  ///< the value it corrects; null: the NodeName= value
+  Span at;  ///< the value it corrects; invalid: the NodeName= value
   std::string text;
 };
 
@@ -49,15 +49,18 @@ struct DuplicateNode {
 };
 
 /// One slurm.conf NodeName= line that names nodes (not DEFAULT, not ALL, a valid hostlist).
+/// Values and spans only, no pointers to the line's pairs: a line that repeats an earlier
+/// line's text after its name takes that line's NodeLine with the spans moved (build_nodes).
 struct NodeLine {
   const Directive* d = nullptr;
-  std::string names_text;
+  std::string_view names_text;
   Span names_span;
   Topology topo;
   std::vector<TopologyReset> topology_resets;  ///< in the order Slurm applies them
-  std::string gres;  ///< as written (after DEFAULT inheritance)
+  std::string_view gres;  ///< as written (after DEFAULT inheritance)
   Span gres_span;
-  const KeyValue* state = nullptr;  ///< State= (after DEFAULT inheritance)
+  std::string_view state;  ///< State= (after DEFAULT inheritance)
+  Span state_span;         ///< where that State= value is written; invalid when none is
   bool cloud = false;
 };
 

@@ -33,6 +33,33 @@ struct LineCol {
   std::uint32_t column = 0;
 };
 
+/// A file's text as the SourceManager holds it: bytes read into memory, or, for a large
+/// regular file, its pages mapped read-only from the page cache. A per-node configuration is
+/// tens of MB; read, every byte was copied into freshly allocated memory, which on a VM costs
+/// more than reading it (docs/performance.md). Move-only.
+class FileText {
+ public:
+  FileText() = default;
+  explicit FileText(std::string text) : owned_(std::move(text)), view_(owned_) {}
+  /// Takes over a read-only mapping of `size` bytes at `data` (munmap when done).
+  static FileText mapped(const char* data, std::size_t size);
+  FileText(FileText&& other) noexcept;
+  FileText& operator=(FileText&& other) noexcept;
+  FileText(const FileText&) = delete;
+  FileText& operator=(const FileText&) = delete;
+  ~FileText();
+
+  std::string_view view() const noexcept { return view_; }
+  bool empty() const noexcept { return view_.empty(); }
+  std::size_t size() const noexcept { return view_.size(); }
+
+ private:
+  void release() noexcept;
+  std::string owned_;
+  std::string_view view_;
+  bool mapped_ = false;
+};
+
 /// Owns every file greslint reads. Text is never mutated after add(), and never moves: the
 /// syntax tree holds views into it (deques keep their elements in place as they grow, and a
 /// moved SourceManager keeps its buffers), so the manager must outlive every ConfigFile.
@@ -45,13 +72,14 @@ class SourceManager {
   SourceManager(const SourceManager&) = delete;
   SourceManager& operator=(const SourceManager&) = delete;
 
-  FileId add(std::string path, std::string text);
+  FileId add(std::string path, FileText text);
+  FileId add(std::string path, std::string text) { return add(std::move(path), FileText(std::move(text))); }
   /// Keeps text that is not in any file (a logical line cooked from escapes or continuation
   /// lines) as long as the files, at a stable address.
   std::string_view keep(std::string text) { return cooked_.emplace_back(std::move(text)); }
 
   const std::string& path(FileId f) const { return files_[f.index].path; }
-  std::string_view text(FileId f) const { return files_[f.index].text; }
+  std::string_view text(FileId f) const { return files_[f.index].text.view(); }
   std::string_view text(Span s) const;
   LineCol line_col(FileId f, std::uint32_t offset) const;
   /// The physical line `line` (1-based) without its line terminator.
@@ -61,7 +89,7 @@ class SourceManager {
  private:
   struct File {
     std::string path;
-    std::string text;
+    FileText text;
     std::vector<std::uint32_t> line_starts;
   };
   std::deque<File> files_;

@@ -93,7 +93,8 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
     fail(fmt::format("included file {}{} does not exist", full, mapped), failed_line, missing_include_help(path));
     return;
   }
-  std::string text, error;
+  FileText text;
+  std::string error;
   if (!read_file_bounded(full, text, error)) {
     fail(fmt::format("included file {}{} cannot be read: {}", full, mapped, error),
          fmt::format("s_p_parse_file: unable to read \"{}\": {}", full, error), "make the file readable");
@@ -160,7 +161,8 @@ bool Reader::past_limits(const std::string& name, Span where, int depth, ConfigF
 void Reader::recover(const std::string& path, ConfigFile& result, int depth) {
   if (depth >= 4 || std::find(stack_.begin(), stack_.end(), path) != stack_.end()) return;
   if (sources_.file_count() >= kMaxSourceFiles || bytes_read_ > kMaxSourceBytes) return;
-  std::string text, error;
+  FileText text;
+  std::string error;
   if (!read_file_bounded(path, text, error) || text.empty()) return;
   bytes_read_ += text.size();
   Reporter quiet;

@@ -74,11 +74,7 @@ void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
   d.span = Span{file, l.begin, l.end};
   d.line = l.first_line;
   const auto sub = record_table(options_.table, key);
-  // A record's pairs are reserved before the first goes in: room for the head and a pair per
-  // '=' after it (more when values hold one), never more than a record has distinct keys
-  // (repeats replace each other). Reserved after the head, each record allocated twice.
-  if (sub) d.pairs.reserve(std::min<std::size_t>(std::size_t(std::count(s.begin() + std::ptrdiff_t(m->end), s.end(), '=')) + 1, 32));
-  d.pairs.push_back(make_pair(file, l, *m, spec));
+  d.set_head(make_pair(file, l, *m, spec));
   check_joins(file, l, *m);
   check_empty_value(file, l, *m);
   std::size_t ptr = m->end;
@@ -88,7 +84,7 @@ void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
     result.directives.push_back(std::move(d));
     return;
   }
-  KeyValue& kv = d.pairs.front();
+  const KeyValue& kv = d.head();
   if (!convert(file, kv, result)) return;
   if (!only_space(s.substr(ptr))) {
     parse_error(file, l, ptr, result);
@@ -103,10 +99,45 @@ void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
   result.directives.push_back(std::move(d));
 }
 
-/// The pairs after a record's first key (NodeName=..., Name=...), into `d`.
+/// The pairs after a record's first key (NodeName=..., Name=...), into `d`: parsed, or, when
+/// an earlier line of this table said the same after its first key, taken from that line.
 void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
                          ConfigFile& result) {
+  // Only a line that is its file's own text (no escapes, no continuation) can repeat or be
+  // repeated: its views and spans are then the same offsets.
+  const bool plain = !l.is_cooked();
+  const std::string_view tail = l.text.substr(ptr);
+  if (plain && !tail.empty()) {
+    auto it = repeated_tails_.find(TailKey{table, tail});
+    if (it != repeated_tails_.end()) {
+      d.repeat(it->second, l.offsets[ptr]);
+      return;
+    }
+  }
+  const bool clean = parse_record(file, l, table, ptr, d, result);
+  if (plain && clean && !tail.empty() && repeated_tails_.size() < kMaxRepeatedTails)
+    repeated_tails_.emplace(TailKey{table, tail}, relative_tail(d, l.offsets[ptr]));
+}
+
+/// What an earlier line with this text after its head can take instead of parsing it.
+std::shared_ptr<const RepeatedTail> Reader::relative_tail(const Directive& d, std::uint32_t begin) {
+  auto tail = std::make_shared<RepeatedTail>();
+  tail->pairs.reserve(d.rest().size());
+  for (const KeyValue& kv : d.rest())
+    tail->pairs.push_back(RepeatedTail::Pair{kv.spec, kv.key_span.begin - begin, kv.key_span.end - begin,
+                                             kv.value_span.begin - begin, kv.value_span.end - begin, kv.op, kv.quoted});
+  return tail;
+}
+
+/// Parses the pairs after a record's first key into `d`. True when nothing in them was
+/// reported: another line with the same text after its head can then take them as they are.
+bool Reader::parse_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
+                          ConfigFile& result) {
   const std::string_view s = l.text;
+  std::vector<KeyValue>& pairs = d.own_rest();
+  // Reserved before the first pair: one per '=' (more when values hold one), never more than
+  // a record has distinct keys (repeats replace each other).
+  pairs.reserve(std::min<std::size_t>(std::size_t(std::count(s.begin() + std::ptrdiff_t(ptr), s.end(), '=')), 32));
   // Index of the last pair of each key: a duplicate is reported against the previous
   // occurrence, as for top-level keys. Kept per distinct key, so a 10 MB line of repeated
   // CPUs=1 stays linear; searched in a vector, since a record has a handful of keys (a hash
@@ -114,6 +145,7 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
   // to record (one per record was an allocation per line).
   std::vector<std::pair<const KeySpec*, std::size_t>>& last_of = last_of_;
   last_of.clear();
+  bool clean = true;
   while (auto sm = match_key_value(s, ptr)) {
     std::string_view sub_key = s.substr(sm->key_begin, sm->key_end - sm->key_begin);
     const KeySpec* sub_spec = key_spec(table, sub_key);
@@ -128,27 +160,29 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
       break;
     }
     check_joins(file, l, *sm);
-    check_empty_value(file, l, *sm);
+    if (check_empty_value(file, l, *sm)) clean = false;
     if (sub_spec->type != ValueType::array && sub_spec->type != ValueType::line &&
         sub_spec->type != ValueType::expline) {
       auto seen = std::find_if(last_of.begin(), last_of.end(), [&](const auto& e) { return e.first == sub_spec; });
       if (seen != last_of.end()) {
-        duplicate(d.pairs[seen->second], kv);
+        duplicate(pairs[seen->second], kv);
+        clean = false;
         // Slurm keeps the last value: it takes the earlier pair's place, so a line that
         // repeats one key a million times holds one pair (find() saw only the last anyway).
-        d.pairs[seen->second] = std::move(kv);
+        pairs[seen->second] = kv;
         ptr = sm->end;
         continue;
       }
-      last_of.emplace_back(sub_spec, d.pairs.size());
+      last_of.emplace_back(sub_spec, pairs.size());
     }
-    d.pairs.push_back(std::move(kv));
+    pairs.push_back(kv);
     ptr = sm->end;
   }
   if (d.complete && !only_space(s.substr(ptr))) {
     parse_error(file, l, ptr, result);
     d.complete = false;
   }
+  return clean && d.complete;
 }
 
 /// find_key, remembered per spelling: a file spells each key the same way on every line, and
@@ -199,9 +233,35 @@ bool Reader::convert(FileId file, const KeyValue& kv, ConfigFile& result) {
 
 using config_detail::Reader;
 
+const std::vector<KeyValue>& Directive::rest() const {
+  if (tail_ && rest_.empty() && !tail_->pairs.empty()) {
+    rest_.reserve(tail_->pairs.size());
+    for (const RepeatedTail::Pair& p : tail_->pairs) {
+      KeyValue kv;
+      kv.spec = p.spec;
+      const char* text = tail_text();
+      kv.key = std::string_view(text + p.key_begin, p.key_end - p.key_begin);
+      kv.value = std::string_view(text + p.value_begin, p.value_end - p.value_begin);
+      kv.key_span = Span{span.file, tail_begin_ + p.key_begin, tail_begin_ + p.key_end};
+      kv.value_span = Span{span.file, tail_begin_ + p.value_begin, tail_begin_ + p.value_end};
+      kv.op = p.op;
+      kv.quoted = p.quoted;
+      rest_.push_back(kv);
+    }
+  }
+  return rest_;
+}
+
 const KeyValue* Directive::find(std::string_view key) const {
+  // A key a repeating line does not have is answered from the shared tail, without making
+  // the line's pairs: most lookups of the model are of keys a line lacks.
+  if (tail_ && rest_.empty() &&
+      std::none_of(tail_->pairs.begin(), tail_->pairs.end(),
+                   [&](const RepeatedTail::Pair& p) { return p.spec && iequals(p.spec->name, key); }))
+    return nullptr;
+  const std::vector<KeyValue>& pairs = rest();
   for (auto it = pairs.rbegin(); it != pairs.rend(); ++it)
-    if (it != pairs.rend() - 1 && it->spec && iequals(it->spec->name, key)) return &*it;
+    if (it->spec && iequals(it->spec->name, key)) return &*it;
   return nullptr;
 }
 
@@ -225,7 +285,8 @@ ConfigFile read_config_file(const std::string& path, const ReadOptions& options,
   // directory we may not search) is a file Slurm cannot read.
   if (::stat(path.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) return result;
   result.exists = true;
-  std::string text, error;
+  FileText text;
+  std::string error;
   if (!read_file_bounded(path, text, error)) {
     result.failed = true;
     out.report(rules::GRS008, Span{}, fmt::format("{} cannot be read: {}", path, error))

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -15,6 +16,9 @@
 namespace greslint::config_detail {
 
 inline constexpr std::size_t kMaxFileBytes = 64u << 20;  // far above any real config; bounds memory
+/// Files from this size on are mapped rather than read (read_file_bounded): below it a copy
+/// costs less than setting up a mapping, and nearly every configuration file is far smaller.
+inline constexpr std::size_t kMapFileBytes = 256u << 10;
 /// greslint's own stops on Include. Slurm has none: it reads Includes one after another, any
 /// number of them, and recurses until fopen runs out of file descriptors (parse_config.c). A
 /// large site includes one file per rack (3,125 files for 100,000 nodes), so the stops sit far
@@ -53,6 +57,9 @@ class Reader {
   void handle_line(FileId file, LogicalLine& l, ConfigFile& result, int depth);
   void read_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
                    ConfigFile& result);
+  bool parse_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
+                    ConfigFile& result);
+  static std::shared_ptr<const RepeatedTail> relative_tail(const Directive& d, std::uint32_t begin);
   const KeySpec* key_spec(KeyTable table, std::string_view key);
   const KeySpec* mapped_key_spec(KeyTable table, std::string_view key);
   KeyValue make_pair(FileId file, const LogicalLine& l, const KvMatch& m, const KeySpec* spec);
@@ -65,7 +72,7 @@ class Reader {
   void unknown_key(FileId file, const LogicalLine& l, const KvMatch& m, KeyTable table, bool in_record,
                    ConfigFile& result);
   void parse_error(FileId file, const LogicalLine& l, std::size_t from, ConfigFile& result);
-  void check_empty_value(FileId file, const LogicalLine& l, const KvMatch& m);
+  bool check_empty_value(FileId file, const LogicalLine& l, const KvMatch& m);
   void check_joins(FileId file, const LogicalLine& l, const KvMatch& m);
 
   // Include (include.cpp).
@@ -96,7 +103,21 @@ class Reader {
   };
   static constexpr std::size_t kRecentKeys = 32;
   std::vector<Spelling> recent_keys_;
-  std::vector<std::pair<const KeySpec*, std::size_t>> last_of_;  ///< read_record's scratch
+  std::vector<std::pair<const KeySpec*, std::size_t>> last_of_;  ///< parse_record's scratch
+  /// Record text after the head already parsed, by table: see RepeatedTail. Bounded, so that
+  /// a file of a million different lines does not keep a million parses.
+  struct TailKey {
+    KeyTable table;
+    std::string_view text;  ///< a view into a file the SourceManager holds
+    bool operator==(const TailKey& o) const { return table == o.table && text == o.text; }
+  };
+  struct TailHash {
+    std::size_t operator()(const TailKey& k) const {
+      return std::hash<std::string_view>{}(k.text) * 31 + std::size_t(k.table);
+    }
+  };
+  static constexpr std::size_t kMaxRepeatedTails = 1u << 16;
+  std::unordered_map<TailKey, std::shared_ptr<const RepeatedTail>, TailHash> repeated_tails_;
 };
 
 }  // namespace greslint::config_detail

@@ -103,15 +103,16 @@ void Reader::parse_error(FileId file, const LogicalLine& l, std::size_t from, Co
   result.failed = true;
 }
 
-void Reader::check_empty_value(FileId file, const LogicalLine& l, const KvMatch& m) {
-  if (!m.gap_before_value || m.quoted) return;
+bool Reader::check_empty_value(FileId file, const LogicalLine& l, const KvMatch& m) {
+  if (!m.gap_before_value || m.quoted) return false;
   std::string_view value = std::string_view(l.text).substr(m.value_begin, m.value_end - m.value_begin);
   auto inner = match_key_value(value, 0);
-  if (!inner || inner->end != value.size()) return;
+  if (!inner || inner->end != value.size()) return false;
   std::string key(l.text.substr(m.key_begin, m.key_end - m.key_begin));
   out_.report(rules::GRS006, span_of(file, l, m.value_begin, m.value_end),
               fmt::format("{}= is followed by a space, so Slurm sets {} to \"{}\"", key, key, value))
       .help(fmt::format("write {}=\"\" for an empty value, or remove the space after '='", key));
+  return true;
 }
 
 void Reader::check_joins(FileId file, const LogicalLine& l, const KvMatch& m) {

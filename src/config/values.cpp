@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reading a file within greslint's bounds, and Slurm's value conversions (s_p_handle_*).
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,41 +14,47 @@
 
 namespace greslint {
 
+using config_detail::kMapFileBytes;
 using config_detail::kMaxFileBytes;
 
-bool read_file_bounded(const std::string& path, std::string& text, std::string& error) {
+namespace {
+
+/// A descriptor of `path` opened for reading, checked to be a regular file within the size
+/// limit; -1 with `error` set otherwise. `size` is what fstat says.
+int open_bounded(const std::string& path, std::uint64_t& size, std::string& error) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer (and a /proc file that would block
   // on read fails instead). fstat on the open descriptor: what is checked is what is read.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) {
     error = std::strerror(errno);
-    return false;
+    return -1;
   }
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     error = std::strerror(errno);
-    return false;
-  }
-  if (S_ISDIR(st.st_mode)) {
+  } else if (S_ISDIR(st.st_mode)) {
     error = "Is a directory";
-    return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
+  } else if (!S_ISREG(st.st_mode)) {
     error = "not a regular file";
-    return false;
+  } else if (std::uint64_t(st.st_size) > kMaxFileBytes) {
+    error = fmt::format("larger than greslint's limit of {} MiB", kMaxFileBytes >> 20);
+  } else {
+    size = std::uint64_t(st.st_size);
+    return fd;
   }
-  const std::string too_large = fmt::format("larger than greslint's limit of {} MiB", kMaxFileBytes >> 20);
-  if (std::uint64_t(st.st_size) > kMaxFileBytes) {
-    error = too_large;
-    return false;
-  }
+  ::close(fd);
+  return -1;
+}
+
+struct Closer {
+  int fd;
+  ~Closer() { ::close(fd); }
+};
+
+bool read_open_file(int fd, std::uint64_t size, std::string& text, std::string& error) {
   // Never more than the limit plus one byte: /proc and /sys files report a size of 0 (and
   // /proc/self/pagemap would go on for 256 GB), and a file can grow while it is read.
-  std::string buffer(std::max<std::size_t>(std::size_t(st.st_size) + 1, 4096), '\0');
+  std::string buffer(std::max<std::size_t>(std::size_t(size) + 1, 4096), '\0');
   std::size_t got = 0;
   for (;;) {
     if (got == buffer.size()) buffer.resize(std::min(buffer.size() * 2, kMaxFileBytes + 1));
@@ -60,12 +67,42 @@ bool read_file_bounded(const std::string& path, std::string& text, std::string& 
     if (n == 0) break;
     got += std::size_t(n);
     if (got > kMaxFileBytes) {
-      error = too_large;
+      error = fmt::format("larger than greslint's limit of {} MiB", kMaxFileBytes >> 20);
       return false;
     }
   }
   buffer.resize(got);
   text = std::move(buffer);
+  return true;
+}
+
+}  // namespace
+
+bool read_file_bounded(const std::string& path, std::string& text, std::string& error) {
+  std::uint64_t size = 0;
+  const int fd = open_bounded(path, size, error);
+  if (fd < 0) return false;
+  const Closer closer{fd};
+  return read_open_file(fd, size, text, error);
+}
+
+bool read_file_bounded(const std::string& path, FileText& text, std::string& error) {
+  std::uint64_t size = 0;
+  const int fd = open_bounded(path, size, error);
+  if (fd < 0) return false;
+  const Closer closer{fd};
+  if (size >= kMapFileBytes) {
+    // Mapped, not read: the page cache's own pages, populated in one call, instead of a copy
+    // into fresh memory (see FileText). Falls back to reading where mapping fails.
+    void* p = ::mmap(nullptr, std::size_t(size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (p != MAP_FAILED) {
+      text = FileText::mapped(static_cast<const char*>(p), std::size_t(size));
+      return true;
+    }
+  }
+  std::string bytes;
+  if (!read_open_file(fd, size, bytes, error)) return false;
+  text = FileText(std::move(bytes));
   return true;
 }
 

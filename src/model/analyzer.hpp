@@ -97,6 +97,13 @@ class Analyzer {
   // ----- startup.cpp ---------------------------------------------------------------
   void check_grestypes();
   void build_nodes();
+  /// The NodeLine of a line that repeated each tail first (node_line_of), by tail.
+  struct NodeLinePrototype {
+    std::uint32_t defaults_seen = 0;
+    const Directive* d = nullptr;
+    NodeLine line;
+  };
+  std::unordered_map<const RepeatedTail*, NodeLinePrototype> node_line_prototypes_;
   void check_addresses(const Directive& d, const NodeLine& line, std::uint64_t node_count);
   // ----- partitions.cpp ------------------------------------------------------------
   /// Each PartitionName line: its Nodes= resolved as slurmctld does, checked, and kept
@@ -117,8 +124,11 @@ class Analyzer {
   void check_select_node_init();
   // ----- node_lines.cpp ------------------------------------------------------------
   static bool is_node_line(const Directive& d);
-  std::vector<HostlistResult> parse_node_names(const std::vector<const Directive*>& lines);
+  void reserve_nodes(const std::vector<const Directive*>& lines);
   NodeLine node_line(const Directive& d, const NodeDefaults& defaults) const;
+  /// node_line(), reusing what an earlier line with the same repeated tail gave under the
+  /// same DEFAULT lines (`defaults_seen` counts the DEFAULT lines read so far).
+  NodeLine node_line_of(const Directive& d, const NodeDefaults& defaults, std::uint32_t defaults_seen);
   std::optional<LimitExceeded> over_limits(const Hostlist& names, Span where);
   void add_nodes(const NodeLine& line, const Hostlist& names, std::vector<DuplicateNode>& duplicates);
   // ----- classes.cpp ---------------------------------------------------------------

@@ -62,7 +62,9 @@ class TopologyReader {
   }
 
  private:
-  void reset(const KeyValue* kv, std::string text) { line_.topology_resets.push_back(TopologyReset{kv, std::move(text)}); }
+  void reset(const KeyValue* kv, std::string text) {
+    line_.topology_resets.push_back(TopologyReset{kv ? kv->value_span : Span{}, std::move(text)});
+  }
 
   void reset_zeros() {
     if (t_.cores == 0) { reset(get(d_, defaults_, "CoresPerSocket"), "CoresPerSocket=0 is invalid, reset to 1"); t_.cores = 1; }
@@ -101,24 +103,63 @@ bool Analyzer::is_node_line(const Directive& d) {
   return d.kind == Directive::Kind::record && iequals(d.head().spec->name, "NodeName");
 }
 
-std::vector<HostlistResult> Analyzer::parse_node_names(const std::vector<const Directive*>& lines) {
-  // Performance: every NodeName= hostlist is parsed before any node is added, so that
-  // node_names, node_line_of_ and the index are sized once for the whole cluster; grown node
-  // by node they were copied and page-faulted several times over (~10% of a 100,000-node run).
-  std::vector<HostlistResult> lists;
+void Analyzer::reserve_nodes(const std::vector<const Directive*>& lines) {
+  // Performance: node_names, node_line_of_ and the index are sized once for the whole cluster;
+  // grown node by node they were copied and page-faulted several times over (~10% of a
+  // 100,000-node run). The count is an estimate (a reservation): a list without brackets or
+  // commas is one name and is not parsed here, and no parsed list is kept (a file written
+  // node by node kept 100,000 of them, ~30 MB, until the last line was read).
   std::uint64_t total = 0;
   for (const Directive* d : lines) {
-    if (iequals(d->head().value, "DEFAULT") || iequals(d->head().value, "ALL")) continue;
-    lists.push_back(parse_hostlist(d->head().value, d->head().value_span, profile_));
-    if (lists.back().ok()) total += lists.back().list->size();
-    if (total > kMaxNodes) break;  // build_nodes stops at this line (LimitExceeded)
+    const std::string_view value = d->head().value;
+    if (iequals(value, "DEFAULT") || iequals(value, "ALL")) continue;
+    if (value.find_first_of("[,") == std::string_view::npos) {
+      ++total;
+    } else if (const HostlistResult l = parse_hostlist(value, d->head().value_span, profile_); l.ok()) {
+      total += l.list->size();
+    }
+    if (total > kMaxNodes) break;  // build_nodes stops at or before this line (LimitExceeded)
   }
   // Capped: one token can name 2^31 hosts, and past kMaxNodes the model stops anyway.
   const std::size_t expected = std::size_t(std::min<std::uint64_t>(total, kMaxNodes));
   cluster_.node_names.reserve(expected);
   node_line_of_.reserve(expected);
   node_index_.reserve(expected);
-  return lists;
+}
+
+NodeLine Analyzer::node_line_of(const Directive& d, const NodeDefaults& defaults, std::uint32_t defaults_seen) {
+  const RepeatedTail* tail = d.repeated_tail();
+  if (!tail) return node_line(d, defaults);
+  auto [it, first] = node_line_prototypes_.try_emplace(tail);
+  NodeLinePrototype& proto = it->second;
+  if (first || proto.defaults_seen != defaults_seen) {
+    proto = NodeLinePrototype{defaults_seen, &d, node_line(d, defaults)};
+    return proto.line;
+  }
+  // Slurm's corrections name the values they correct: rare enough to derive again.
+  if (!proto.line.topology_resets.empty()) return node_line(d, defaults);
+  // The same text after the name, under the same DEFAULT lines: the same line, but for where
+  // it is written. What the prototype took from its own tail moves onto this line's.
+  const Directive& p = *proto.d;
+  const std::uint32_t from = p.tail_begin(), to = d.tail_begin(), end = p.span.end;
+  auto move_span = [&](Span s) {
+    if (s.file != p.span.file || s.begin < from || s.end > end) return s;
+    return Span{d.span.file, s.begin - from + to, s.end - from + to};
+  };
+  auto move_view = [&](std::string_view v) {
+    const char* text = p.tail_text();
+    if (v.data() < text || v.data() + v.size() > text + (end - from)) return v;
+    return std::string_view(d.tail_text() + (v.data() - text), v.size());
+  };
+  NodeLine line = proto.line;
+  line.d = &d;
+  line.names_text = d.head().value;
+  line.names_span = d.head().value_span;
+  line.gres = move_view(line.gres);
+  line.gres_span = move_span(line.gres_span);
+  line.state = move_view(line.state);
+  line.state_span = move_span(line.state_span);
+  return line;
 }
 
 NodeLine Analyzer::node_line(const Directive& d, const NodeDefaults& defaults) const {
@@ -131,8 +172,11 @@ NodeLine Analyzer::node_line(const Directive& d, const NodeDefaults& defaults) c
     line.gres = g->value;
     line.gres_span = g->value_span;
   }
-  line.state = get(d, defaults, "State");
-  line.cloud = line.state && icontains(line.state->value, "CLOUD");
+  if (const KeyValue* state = get(d, defaults, "State")) {
+    line.state = state->value;
+    line.state_span = state->value_span;
+  }
+  line.cloud = line.state_span.valid() && icontains(line.state, "CLOUD");
   return line;
 }
 

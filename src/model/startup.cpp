@@ -41,19 +41,24 @@ void Analyzer::build_nodes() {
   if (slurm_.failed)
     for (const Directive& d : slurm_.recovered)
       if (is_node_line(d)) lines.push_back(&d);
-  std::vector<HostlistResult> names = parse_node_names(lines);
+  reserve_nodes(lines);
   node_lines_.reserve(lines.size());  // one per line that names nodes, at most; grown by doubling, up to half was slack
-  std::size_t next_list = 0;
   NodeDefaults defaults;  // NodeName=DEFAULT lines accumulate; each line sees them as they are then
+  std::uint32_t defaults_seen = 0;
   std::vector<DuplicateNode> duplicates;
   bool after_multi_node_line = false;
+  HostlistResult names;
   for (const Directive* d : lines) {
     using Kind = rules::NodeNameLineView::Kind;
     const std::string_view value = d->head().value;
     const Kind kind = iequals(value, "DEFAULT") ? Kind::defaults : iequals(value, "ALL") ? Kind::reserved_name : Kind::nodes;
-    const HostlistResult* list = kind == Kind::nodes ? &names[next_list++] : nullptr;
+    const HostlistResult* list = nullptr;
+    if (kind == Kind::nodes) {
+      names = parse_hostlist(value, d->head().value_span, profile_);
+      list = &names;
+    }
     std::optional<NodeLine> line;
-    if (list && list->ok() && !list->list->empty()) line = node_line(*d, defaults);
+    if (list && list->ok() && !list->list->empty()) line = node_line_of(*d, defaults, defaults_seen);
     // Past greslint's limits the checks still run on this line, then the model stops.
     std::optional<LimitExceeded> stop = line ? over_limits(*list->list, d->head().value_span) : std::nullopt;
     duplicates.clear();
@@ -64,8 +69,10 @@ void Analyzer::build_nodes() {
     if (line) check_addresses(*d, *line, list->list->size());
     if (stop) throw *stop;
     if (list && list->ok() && list->list->size() > 1) after_multi_node_line = true;
-    if (kind == Kind::defaults)
-      for (std::size_t i = 1; i < d->pairs.size(); ++i) defaults[to_lower(d->pairs[i].spec->name)] = &d->pairs[i];
+    if (kind == Kind::defaults) {
+      for (const KeyValue& kv : d->rest()) defaults[to_lower(kv.spec->name)] = &kv;
+      ++defaults_seen;
+    }
     if (line) node_lines_.push_back(std::move(*line));
   }
 }

@@ -15,7 +15,7 @@ Outcome check_grs101(const NodeNameLineView& v, Findings& out) {
   if (!v.line) return Outcome::proceed();
   const KeyValue& head = v.d.head();
   for (const TopologyReset& reset : v.line->topology_resets)
-    out.report(GRS101, reset.at ? reset.at->value_span : head.value_span, reset.text)
+    out.report(GRS101, reset.at.valid() ? reset.at : head.value_span, reset.text)
         .slurm(fmt::format("NodeNames={} {}", head.value, reset.text))
         .help("write the topology the hardware has (slurmd -C prints it)");
   return Outcome::proceed();

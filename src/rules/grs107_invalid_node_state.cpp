@@ -24,10 +24,10 @@ bool valid_node_state(std::string_view state) {
 }  // namespace
 
 Outcome check_grs107(const NodeNameLineView& v, Findings& out) {
-  const KeyValue* st = v.line ? v.line->state : nullptr;
-  if (!st || valid_node_state(st->value)) return Outcome::proceed();
-  std::string slurm = fmt::format("Invalid state {} from {}", st->value, v.d.head().value);
-  out.report(GRS107, st->value_span, fmt::format("State={} is not a node state Slurm knows", st->value))
+  if (!v.line || !v.line->state_span.valid() || valid_node_state(v.line->state)) return Outcome::proceed();
+  const std::string_view state = v.line->state;
+  std::string slurm = fmt::format("Invalid state {} from {}", state, v.d.head().value);
+  out.report(GRS107, v.line->state_span, fmt::format("State={} is not a node state Slurm knows", state))
       .slurm(slurm)
       .help("use UNKNOWN, IDLE, DOWN, DRAIN, FAIL, FUTURE or CLOUD (one state; no  combinations)");
   return Outcome::slurmctld_fatal(std::move(slurm));

@@ -138,7 +138,7 @@ Outcome check_grs133_partition_values(const SlurmConfView& v, Findings& out) {
   for (const Directive& d : v.slurm.directives) {
     if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "PartitionName")) continue;
     if (iequals(d.head().value, "DEFAULT")) {
-      for (std::size_t i = 1; i < d.pairs.size(); ++i) defaults[to_lower(d.pairs[i].spec->name)] = &d.pairs[i];
+      for (const KeyValue& kv : d.rest()) defaults[to_lower(kv.spec->name)] = &kv;
       continue;
     }
     const auto problem = first_problem(d, defaults, v.profile.version());

@@ -166,11 +166,15 @@ int reader(const std::uint8_t* data, std::size_t size) {
   check_diagnostics(sources, out.diagnostics());
   for (const auto* list : {&parsed.directives, &parsed.recovered})
     for (const Directive& d : *list) {
-      require(!d.pairs.empty(), "directive without pairs");
-      for (const KeyValue& kv : d.pairs) {
+      require(d.head().spec != nullptr, "directive without a head");
+      check_span(sources, d.head().key_span, "head key span");
+      check_span(sources, d.head().value_span, "head value span");
+      for (const KeyValue& kv : d.rest()) {
         require(kv.spec != nullptr, "pair without a key spec");
         check_span(sources, kv.key_span, "key span");
         check_span(sources, kv.value_span, "value span");
+        // A repeating line's pairs are made from an earlier line's: they must view its own text.
+        require(sources.text(kv.key_span) == kv.key || kv.key_span.size() != kv.key.size(), "key text off its span");
         (void)d.find(kv.key);
       }
       check_span(sources, d.span, "directive span");
