@@ -58,15 +58,21 @@ std::uint32_t content_end_of(FileId file, std::string_view text, std::uint32_t p
   std::uint32_t content_end = line_end;
   if (const void* nul = std::memchr(text.data() + pos, '\0', line_end - pos))
     content_end = std::uint32_t(static_cast<const char*>(nul) - text.data());
-  int backslashes = 0;
-  for (std::uint32_t i = pos; i < content_end; ++i) {
-    if (text[i] == '#' && backslashes % 2 == 0) {
+  // A '#' starts the comment unless the run of backslashes right before it is odd. Found
+  // with memchr: byte by byte this was the costliest loop of reading a per-node file.
+  for (std::uint32_t from = pos; from < content_end;) {
+    const void* hash = std::memchr(text.data() + from, '#', content_end - from);
+    if (!hash) break;
+    const auto i = std::uint32_t(static_cast<const char*>(hash) - text.data());
+    std::uint32_t run = 0;
+    while (i - run > pos && text[i - run - 1] == '\\') ++run;
+    if (run % 2 == 0) {
       std::string_view body = text.substr(i + 1, line_end - i - 1);
       if (body.find("greslint:") != std::string_view::npos)
         comments.push_back(Comment{Span{file, i, line_end}, body, line_no});
       return i;
     }
-    backslashes = text[i] == '\\' ? backslashes + 1 : 0;
+    from = i + 1;
   }
   return content_end;
 }
