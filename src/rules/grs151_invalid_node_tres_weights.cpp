@@ -20,12 +20,13 @@ Outcome check_grs151(const NodeNameLineView& v, Findings& out) {
   const auto error = tres_weights_error(v.tres_weights->value, v.settings);
   if (!error) return Outcome::proceed();
   std::string line = tres_weights_fatal(v.tres_weights->value);
-  auto b = out.report(GRS151, v.tres_weights->value_span,
+  // An inherited value is reported on the line that takes it, which is where Slurm fails.
+  const bool own = v.tres_weights == v.d.find("TRESWeights");
+  auto b = out.report(GRS151, own ? v.tres_weights->value_span : v.d.head().value_span,
                       fmt::format("slurmctld cannot take TRESWeights item '{}' of NodeName={}: {}", error->item,
                                   v.d.head().value, error->error));
   b.slurm(line).help(std::string(kTresWeightsHelp));
-  if (v.tres_weights != v.d.find("TRESWeights"))
-    b.related(v.d.head().value_span, "this line takes it from NodeName=DEFAULT");
+  if (!own) b.related(v.tres_weights->value_span, "TRESWeights set by NodeName=DEFAULT here");
   return Outcome::slurmctld_fatal(std::move(line));
 }
 

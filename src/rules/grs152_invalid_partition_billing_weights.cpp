@@ -28,12 +28,12 @@ Outcome check_grs152(const NodeTableView& v, Findings& out) {
     const auto error = tres_weights_error(weights->value, v.settings);
     if (!error) continue;
     std::string line = tres_weights_fatal(weights->value);
-    auto b = out.report(GRS152, weights->value_span,
+    const bool own = weights == d.find("TRESBillingWeights");  // else reported on the partition that takes it
+    auto b = out.report(GRS152, own ? weights->value_span : d.head().value_span,
                         fmt::format("slurmctld cannot take TRESBillingWeights item '{}' of PartitionName={}: {}",
                                     error->item, d.head().value, error->error));
     b.slurm(line).help(std::string(kTresWeightsHelp));
-    if (weights != d.find("TRESBillingWeights"))
-      b.related(d.head().value_span, "this partition takes it from PartitionName=DEFAULT");
+    if (!own) b.related(weights->value_span, "TRESBillingWeights set by PartitionName=DEFAULT here");
     return Outcome::slurmctld_fatal(std::move(line));
   }
   return Outcome::proceed();
