@@ -39,6 +39,7 @@ Cluster Analyzer::run() {
   if (!priority_after_nodes) check_priority_init();  // priority_g_init
   read_cgroup_conf();         // read_slurm_conf starts with cgroup.conf
   check_cgroup_conf();
+  check_read_slurm_conf();  // memory enforcement, the step manager
   build_nodes();
   check_node_table();
   check_partitions();

@@ -117,6 +117,8 @@ class Analyzer {
   void check_select_plugin();
   void check_accounting_tres();
   void check_cgroup_conf();
+  void check_read_slurm_conf();
+  const Directive* nodeset_named_like_node(const Directive** line) const;
   rules::NodeTableView node_table_view() const;
   void check_license_init();
   void check_priority_init();

@@ -63,8 +63,13 @@ void Analyzer::build_nodes() {
     std::optional<LimitExceeded> stop = line ? over_limits(*list->list, d->head().value_span) : std::nullopt;
     duplicates.clear();
     if (line && !stop) add_nodes(*line, *list->list, duplicates);
-    const rules::NodeNameLineView view{profile_, *d,         kind, list, line ? &*line : nullptr, duplicates,
-                                       cluster_.node_names,      after_multi_node_line};
+    const KeyValue* weights = d->find("TRESWeights");
+    if (!weights && !defaults.empty())
+      if (auto it = defaults.find("tresweights"); it != defaults.end()) weights = it->second;
+    const rules::NodeNameLineView view{profile_,  settings_,          *d,
+                                       kind,      list,               line ? &*line : nullptr,
+                                       duplicates, cluster_.node_names, after_multi_node_line,
+                                       weights};
     for (const auto& check : rules::kNodeNameLineStage) ctld_.apply(check.run(view, findings_));
     if (line) check_addresses(*d, *line, list->list->size());
     if (stop) throw *stop;
@@ -77,14 +82,22 @@ void Analyzer::build_nodes() {
   }
 }
 
+// expand_nodeline_info makes every list of the line (NodeAddr, BcastAddr, NodeHostname, in
+// that order) before it compares any count with the names, so a list Slurm cannot make
+// stops it before a count that does not fit.
 void Analyzer::check_addresses(const Directive& d, const NodeLine& line, std::uint64_t node_count) {
-  for (std::string_view key : {"NodeAddr", "NodeHostname"}) {
-    const KeyValue* kv = d.find(key);
-    if (!kv) continue;
-    const HostlistResult list = parse_hostlist(kv->value, kv->value_span, profile_);
-    const rules::NodeAddressView view{profile_, *kv, list, node_count, line.names_span};
-    for (const auto& check : rules::kNodeAddressStage) ctld_.apply(check.run(view, findings_));
-  }
+  struct List {
+    const KeyValue* kv;
+    HostlistResult list;
+  };
+  std::vector<List> lists;
+  for (std::string_view key : {"NodeAddr", "BcastAddr", "NodeHostname"})
+    if (const KeyValue* kv = d.find(key)) lists.push_back({kv, parse_hostlist(kv->value, kv->value_span, profile_)});
+  for (const auto* stage : {&rules::kNodeAddressStage, &rules::kNodeAddressCountStage})
+    for (const List& l : lists) {
+      const rules::NodeAddressView view{profile_, *l.kv, l.list, node_count, line.names_span};
+      for (const auto& check : *stage) ctld_.apply(check.run(view, findings_));
+    }
 }
 
 }  // namespace greslint::model

@@ -31,7 +31,8 @@ void Analyzer::check_slurm_conf_records() {
 // and returns at its first failure. A check's own fatal() therefore comes before the
 // generic fatal that a parse error would give.
 void Analyzer::check_slurm_conf_values() {
-  const rules::SlurmConfView view{profile_, settings_, slurm_, first_line(slurm_)};
+  rules::SlurmConfView view{profile_, settings_, slurm_, first_line(slurm_)};
+  view.nodeset_named_like_node = nodeset_named_like_node(&view.node_line_naming_it);
   bool returned = false;
   for (const auto& check : rules::kSlurmConfValuesStage) {
     const rules::Outcome o = check.run(view, findings_);
@@ -72,9 +73,41 @@ void Analyzer::check_cgroup_conf() {
   for (const auto& check : rules::kCgroupConfStage) ctld_.apply(check.run(view, findings_));
 }
 
+// From 24.11 every daemon refuses a NodeSet named like a node, before it reads the controller
+// hosts: the NodeSet records in order, each against the NodeName lines in order (lines whose
+// names Slurm cannot make are passed over).
+const Directive* Analyzer::nodeset_named_like_node(const Directive** line) const {
+  if (profile_.version() < kSlurm2411) return nullptr;
+  std::vector<const Directive*> nodesets;
+  std::vector<const Directive*> node_lines;
+  for (const Directive& d : slurm_.directives) {
+    if (d.kind != Directive::Kind::record) continue;
+    if (iequals(d.head().spec->name, "NodeSet")) nodesets.push_back(&d);
+    if (iequals(d.head().spec->name, "NodeName") && !iequals(d.head().value, "DEFAULT")) node_lines.push_back(&d);
+  }
+  if (nodesets.empty()) return nullptr;
+  std::vector<HostlistResult> names;
+  names.reserve(node_lines.size());
+  for (const Directive* d : node_lines) names.push_back(parse_hostlist(d->head().value, d->head().value_span, profile_));
+  for (const Directive* set : nodesets)
+    for (std::size_t i = 0; i < node_lines.size(); ++i)
+      if (names[i].ok() && names[i].list->contains(set->head().value)) {
+        *line = node_lines[i];
+        return set;
+      }
+  return nullptr;
+}
+
+// read_slurm_conf, once cgroup.conf is read: the memory enforcement and the step manager.
+void Analyzer::check_read_slurm_conf() {
+  rules::SlurmConfView view{profile_, settings_, slurm_, first_line(slurm_)};
+  view.cgroup = &cgroup_;
+  for (const auto& check : rules::kReadSlurmConfStage) ctld_.apply(check.run(view, findings_));
+}
+
 rules::NodeTableView Analyzer::node_table_view() const {
   rules::NodeTableView view{profile_, settings_, first_line(slurm_), in_.slurm_conf_path,
-                            cluster_.node_names.size(), {}, {}};
+                            cluster_.node_names.size(), {}, {}, {}, slurm_.failed};
   std::vector<bool> named(node_lines_.size(), false);
   for (std::size_t node = 0; node < node_line_of_.size(); ++node) {
     const std::uint32_t line = node_line_of_[node];
@@ -83,10 +116,17 @@ rules::NodeTableView Analyzer::node_table_view() const {
       view.lines.push_back({cluster_.node_names[node], &node_lines_[line]});
     }
   }
-  for (const Directive& d : slurm_.directives)
-    if (d.kind == Directive::Kind::record && iequals(d.head().spec->name, "PartitionName") &&
-        !iequals(d.head().value, "DEFAULT"))
-      view.partitions.push_back(&d);
+  const KeyValue* default_weights = nullptr;  // PartitionName=DEFAULT's, as the lines before each partition set it
+  for (const Directive& d : slurm_.directives) {
+    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "PartitionName")) continue;
+    const KeyValue* weights = d.find("TRESBillingWeights");
+    if (iequals(d.head().value, "DEFAULT")) {
+      if (weights) default_weights = weights;
+      continue;
+    }
+    view.partitions.push_back(&d);
+    view.billing_weights.push_back(weights ? weights : default_weights);
+  }
   return view;
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <initializer_list>
 #include <optional>
 
 #include "rules.hpp"
@@ -238,8 +239,10 @@ Outcome check_grs123_select_type_parameters(const SlurmConfView& v, Findings& ou
 }
 
 // The harnesses replace these keys, so no conformance case; the check follows log_string2num.
-Outcome check_grs123_log_levels(const SlurmConfView& v, Findings& out) {
-  for (std::string_view key : {"SlurmctldDebug", "SlurmctldSyslogDebug", "SlurmdDebug", "SlurmdSyslogDebug"}) {
+namespace {
+
+Outcome log_levels(const SlurmConfView& v, Findings& out, std::initializer_list<std::string_view> keys) {
+  for (std::string_view key : keys) {
     const KeyValue* kv = v.settings.find(key);
     if (!kv || valid_log_level(kv->value)) continue;
     return rejected(out, *kv, fmt::format("{}={} is not a log level", key, kv->value),
@@ -247,6 +250,23 @@ Outcome check_grs123_log_levels(const SlurmConfView& v, Findings& out) {
                     "use quiet, fatal, error, info, verbose, debug or debug2..debug5");
   }
   return Outcome::proceed();
+}
+
+}  // namespace
+
+// _validate_and_set_defaults reads the log levels apart: SlurmctldPort and
+// SlurmctldParameters come between slurmctld's and slurmd's, SlurmSchedLogLevel between
+// SlurmdDebug and SlurmdSyslogDebug.
+Outcome check_grs123_slurmctld_log_levels(const SlurmConfView& v, Findings& out) {
+  return log_levels(v, out, {"SlurmctldDebug", "SlurmctldSyslogDebug"});
+}
+
+Outcome check_grs123_slurmd_debug(const SlurmConfView& v, Findings& out) {
+  return log_levels(v, out, {"SlurmdDebug"});
+}
+
+Outcome check_grs123_slurmd_syslog_debug(const SlurmConfView& v, Findings& out) {
+  return log_levels(v, out, {"SlurmdSyslogDebug"});
 }
 
 namespace {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The registry: every rule, and the checks of each step of Slurm's processing in the order
 // Slurm takes them. To add a rule: one line in kRules, one line in the stage list of the
-// step its check follows (CONTRIBUTING.md; scripts/new_rule.py writes both).
+// step its check follows (CONTRIBUTING.md; scripts/new_rule.py writes both). The job
+// checks (greslint job) are listed in registry_job.cpp.
 #include "greslint/registry.hpp"
 
 #include <algorithm>
@@ -68,6 +69,28 @@ constexpr RuleEntry kRules[] = {
     {"GRS133", &GRS133},
     {"GRS134", &GRS134},
     {"GRS135", &GRS135},
+    {"GRS136", &GRS136},
+    {"GRS137", &GRS137},
+    {"GRS138", &GRS138},
+    {"GRS139", &GRS139},
+    {"GRS140", &GRS140},
+    {"GRS141", &GRS141},
+    {"GRS142", &GRS142},
+    {"GRS143", &GRS143},
+    {"GRS144", &GRS144},
+    {"GRS145", &GRS145},
+    {"GRS146", &GRS146},
+    {"GRS147", &GRS147},
+    {"GRS148", &GRS148},
+    {"GRS149", &GRS149},
+    {"GRS150", &GRS150},
+    {"GRS151", &GRS151},
+    {"GRS152", &GRS152},
+    {"GRS153", &GRS153},
+    {"GRS154", &GRS154},
+    {"GRS155", &GRS155},
+    {"GRS156", &GRS156},
+    {"GRS157", &GRS157},
     {"GRS160", &GRS160},
     {"GRS161", &GRS161},
     {"GRS201", &GRS201},
@@ -160,6 +183,8 @@ static_assert(sorted_and_unique(std::begin(kRules), std::end(kRules)), "kRules m
 // reject makes the parse fail (the generic fatal), and _validate_and_set_defaults still runs.
 constexpr Check<SlurmConfView> kSlurmConfRecords[] = {
     {&GRS133, check_grs133_partition_values, "read_config.c:_parse_partitionname"},
+    {&GRS136, check_grs136, "read_config.c:_parse_partitionname"},
+    {&GRS137, check_grs137, "read_config.c:_parse_slurmctld_host"},
 };
 
 // read_config.c:_validate_and_set_defaults, once slurm.conf is parsed: in Slurm's order, which
@@ -167,9 +192,16 @@ constexpr Check<SlurmConfView> kSlurmConfRecords[] = {
 // failure, so the first fatal entry decides (Analyzer::check_slurm_conf_values).
 constexpr Check<SlurmConfView> kSlurmConfValues[] = {
     {&GRS120, check_grs120_cluster_name, "read_config.c:_validate_and_set_defaults ClusterName"},
+    {&GRS138, check_grs138, "read_config.c:_validate_conf_nodeset_vs_nodenames"},
     {&GRS120, check_grs120_controller, "read_config.c:_load_slurmctld_host"},
     {&GRS122, check_grs122_controller_legacy_keys, "read_config.c:_load_slurmctld_host"},
+    {&GRS139, check_grs139, "read_config.c:_load_slurmctld_host ControlAddr"},
+    {&GRS140, check_grs140, "read_config.c:_load_slurmctld_host BackupAddr"},
+    {&GRS141, check_grs141, "read_config.c:_load_slurmctld_host"},
     {&GRS122, check_grs122_sbcast_parameters, "read_config.c:_validate_and_set_defaults SbcastParameters"},
+    {&GRS142, check_grs142, "read_config.c:_validate_bcast_exclude"},
+    {&GRS148, check_grs148, "read_config.c:_validate_and_set_defaults CommunicationParameters"},
+    {&GRS143, check_grs143, "read_config.c:_validate_and_set_defaults CommunicationParameters"},
     {&GRS122, check_grs122_def_mem, "read_config.c:_validate_and_set_defaults DefMemPerCPU"},
     {&GRS123, check_grs123_debug_flags, "read_config.c:_validate_and_set_defaults DebugFlags"},
     {&GRS123, check_grs123_enforce_part_limits, "read_config.c:_validate_and_set_defaults EnforcePartLimits"},
@@ -195,13 +227,21 @@ constexpr Check<SlurmConfView> kSlurmConfValues[] = {
     {&GRS124, check_grs124_preempt_type, "read_config.c:_validate_and_set_defaults PreemptType"},
     {&GRS123, check_grs123_priority_times, "read_config.c:_validate_and_set_defaults PriorityDecayHalfLife"},
     {&GRS123, check_grs123_prolog_flags, "read_config.c:_validate_and_set_defaults PrologFlags"},
+    {&GRS144, check_grs144, "read_config.c:_validate_and_set_defaults JobContainerType"},
     {&GRS123, check_grs123_propagate_prio_process, "read_config.c:_validate_and_set_defaults PropagatePrioProcess"},
     {&GRS123, check_grs123_propagate_resource_limits, "read_config.c:_validate_and_set_defaults PropagateResourceLimits"},
     {&GRS122, check_grs122_reconfig_flags, "read_config.c:_validate_and_set_defaults ReconfigFlags"},
     {&GRS121, check_grs121_salloc_default_command, "read_config.c:_validate_and_set_defaults SallocDefaultCommand"},
+    {&GRS145, check_grs145, "read_config.c:_validate_and_set_defaults SchedulerParameters"},
+    {&GRS157, check_grs157, "read_config.c:_validate_and_set_defaults SchedulerParameters"},
     {&GRS124, check_grs124_max_node_count, "read_config.c:_validate_and_set_defaults MaxNodeCount"},
     {&GRS123, check_grs123_select_type_parameters, "read_config.c:_validate_and_set_defaults SelectTypeParameters"},
-    {&GRS123, check_grs123_log_levels, "read_config.c:_validate_and_set_defaults SlurmctldDebug"},
+    {&GRS123, check_grs123_slurmctld_log_levels, "read_config.c:_validate_and_set_defaults SlurmctldDebug"},
+    {&GRS146, check_grs146, "read_config.c:_validate_and_set_defaults SlurmctldPort"},
+    {&GRS149, check_grs149, "read_config.c:_validate_and_set_defaults SlurmctldParameters"},
+    {&GRS123, check_grs123_slurmd_debug, "read_config.c:_validate_and_set_defaults SlurmdDebug"},
+    {&GRS147, check_grs147, "read_config.c:_validate_and_set_defaults SlurmSchedLogLevel"},
+    {&GRS123, check_grs123_slurmd_syslog_debug, "read_config.c:_validate_and_set_defaults SlurmdSyslogDebug"},
     {&GRS123, check_grs123_task_plugin_param, "read_config.c:_validate_and_set_defaults TaskPluginParam"},
     {&GRS124, check_grs124_linear_with_topology_tree, "read_config.c:_validate_and_set_defaults TopologyPlugin"},
     {&GRS122, check_grs122_enforce_without_slurmdbd, "controller.c:main"},
@@ -242,15 +282,23 @@ constexpr Check<NodeNameLineView> kNodeNameLine[] = {
     {&GRS104, check_grs104, "read_config.c:_parse_nodename"},
     {&GRS103, check_grs103, "read_config.c:_parse_nodename"},
     {&GRS101, check_grs101, "read_config.c:_parse_nodename"},
+    {&GRS151, check_grs151, "node_conf.c:config_record_from_conf_node"},
     {&GRS105, check_grs105, "node_conf.c:expand_nodeline_info"},
     {&GRS107, check_grs107, "node_conf.c:expand_nodeline_info"},
     {&GRS102, check_grs102, "node_conf.c:_check_callback"},
 };
 
-// After kNodeNameLine, for each NodeAddr= and NodeHostname= list of a line that names nodes.
+// After kNodeNameLine, for each NodeAddr=, BcastAddr= and NodeHostname= list of a line that
+// names nodes, in that order: expand_nodeline_info makes every list before it counts any.
 constexpr Check<NodeAddressView> kNodeAddress[] = {
     {&GRS105, check_grs105_address, "node_conf.c:expand_nodeline_info"},
+    {&GRS153, check_grs153, "node_conf.c:expand_nodeline_info"},
+};
+
+// Then the count of each list against the names, in the same order.
+constexpr Check<NodeAddressView> kNodeAddressCount[] = {
     {&GRS106, check_grs106, "node_conf.c:expand_nodeline_info"},
+    {&GRS154, check_grs154, "node_conf.c:expand_nodeline_info"},
 };
 
 constexpr Check<PartitionView> kPartition[] = {
@@ -263,12 +311,20 @@ constexpr Check<CgroupConfView> kCgroupConf[] = {
     {&GRS161, check_grs161_cgroup_adjusted_values, "cgroup.c:_read_slurm_cgroup_conf"},
 };
 
+// read_slurm_conf once cgroup.conf is read, before the NodeName lines.
+constexpr Check<SlurmConfView> kReadSlurmConf[] = {
+    {&GRS155, check_grs155, "slurmctld/read_config.c:read_slurm_conf"},
+    {&GRS156, check_grs156, "slurmctld/read_config.c:read_slurm_conf"},
+};
+
 // read_slurm_conf after the NodeName lines: the node table, then the partitions.
 constexpr Check<NodeTableView> kNodeTable[] = {
     {&GRS127, check_grs127_max_node_count, "node_conf.c:create_node_record_at"},
+    {&GRS152, check_grs152, "partition_mgr.c:set_partition_billing_weights"},
     {&GRS131, check_grs131_duplicate_partition, "slurmctld/read_config.c:_build_single_partitionline_info"},
     {&GRS128, check_grs128_no_partition, "slurmctld/read_config.c:_build_all_partitionline_info"},
     {&GRS129, check_grs129_no_default_partition, "slurmctld/read_config.c:read_slurm_conf"},
+    {&GRS150, check_grs150, "slurmctld/read_config.c:read_slurm_conf"},
 };
 
 // The select plugin's node init, after the partitions' node lists (kPartition).
@@ -403,42 +459,6 @@ constexpr Check<LimitsView> kLimits[] = {
     {&GRS424, check_grs424, "acct_policy.c:_qos_job_runnable_post_select"},
 };
 
-// ----- A job script (greslint job) -----------------------------------------------------
-
-// sbatch validates its options (slurm_opt.c:validate_options) before it submits; then
-// job_mgr.c:_job_create takes the partition, the GRES request and the features in this
-// order, and select_nodes tests the job against the partitions' nodes. GRS600, last, says
-// where an accepted job can run.
-constexpr JobCheck<JobView> kJobSubmission[] = {
-    {&GRS610, check_grs610, "slurm_opt.c:arg_set_gres_flags"},
-    {&GRS611, check_grs611, "slurm_opt.c:validate_options"},
-    {&GRS609, check_grs609, "gres.c:gres_job_state_validate"},
-    {&GRS607, check_grs607, "job_mgr.c:_get_job_parts"},
-    {&GRS601, check_grs601, "gres.c:gres_job_state_validate"},
-    {&GRS608, check_grs608, "job_mgr.c:build_feature_list"},
-    {&GRS603, check_grs603, "job_mgr.c:select_nodes"},
-    {&GRS604, check_grs604, "job_mgr.c:_valid_job_part"},
-    {&GRS602, check_grs602, "job_mgr.c:select_nodes"},
-    {&GRS600, check_grs600, "job_mgr.c:select_nodes"},
-};
-
-// With --limits: the association and QOS lookups of _job_create after the partitions,
-// acct_policy_validate after the GRES request, and the scheduler's limits once the job would
-// otherwise be placed (each entry runs right after the kJobSubmission check it names).
-constexpr JobLimitsCheck kJobLimits[] = {
-    {&GRS441, check_grs441, &GRS607, "assoc_mgr.c:assoc_mgr_fill_in_assoc"},
-    {&GRS442, check_grs442, &GRS607, "job_mgr.c:_determine_and_validate_qos"},
-    {&GRS443, check_grs443, &GRS601, "acct_policy.c:acct_policy_validate"},
-    {&GRS440, check_grs440, &GRS602, "acct_policy.c:acct_policy_job_runnable_post_select"},
-};
-
-// What the request and the script do once the job runs.
-constexpr JobCheck<JobView> kJobScript[] = {
-    {&GRS605, check_grs605, "gres.c:gres_job_state_validate"},
-    {&GRS606, check_grs606, "gres_gpu.c:gpu_p_job_set_env"},
-    {&GRS612, check_grs612, "step_mgr.c:step_create"},
-};
-
 // ----- Reported outside the stage lists -----------------------------------------------------
 
 /// The reader reports these while it reads a file (config_reader.cpp, hostlist.cpp); GRS008
@@ -471,11 +491,13 @@ const Stage<SlurmConfView> kAccountingTresStage{"AccountingStorageTRES", kAccoun
 const Stage<SlurmConfView> kLicenseInitStage{"license init", kLicenseInit};
 const Stage<SlurmConfView> kPriorityInitStage{"priority plugin init", kPriorityInit};
 const Stage<CgroupConfView> kCgroupConfStage{"cgroup.conf", kCgroupConf};
+const Stage<SlurmConfView> kReadSlurmConfStage{"read_slurm_conf", kReadSlurmConf};
 const Stage<NodeTableView> kNodeTableStage{"node table and partitions", kNodeTable};
 const Stage<NodeTableView> kSelectNodeInitStage{"select plugin node init", kSelectNodeInit};
 const Stage<GresTypesView> kGresTypesStage{"GresTypes", kGresTypes};
 const Stage<NodeNameLineView> kNodeNameLineStage{"NodeName line", kNodeNameLine};
-const Stage<NodeAddressView> kNodeAddressStage{"NodeAddr/NodeHostname list", kNodeAddress};
+const Stage<NodeAddressView> kNodeAddressStage{"NodeAddr/BcastAddr/NodeHostname list", kNodeAddress};
+const Stage<NodeAddressView> kNodeAddressCountStage{"NodeAddr/BcastAddr/NodeHostname count", kNodeAddressCount};
 const Stage<PartitionView> kPartitionStage{"PartitionName line", kPartition};
 const Stage<GresConfLineView> kGresConfNodeNameStage{"gres.conf NodeName= line", kGresConfNodeName};
 const Stage<UnknownNodesView> kGresConfUnknownNodesStage{"gres.conf names slurm.conf lacks", kGresConfUnknownNodes};
@@ -492,9 +514,6 @@ const Stage<PolicyView> kClusterPolicyStage{"cluster policy", kClusterPolicy};
 const Stage<GpuPartitionView> kGpuPartitionStage{"cluster policy: a partition", kGpuPartition};
 const Stage<PolicyView> kClusterPolicyNodesStage{"cluster policy: nodes", kClusterPolicyNodes};
 const LimitsStage kLimitsStage{"QOS and association limits", kLimits, std::size(kLimits)};
-const JobLimitsStage kJobLimitsStage{"job limits", kJobLimits, std::size(kJobLimits)};
-const JobStage kJobSubmissionStage{"job submission", kJobSubmission};
-const JobStage kJobScriptStage{"job script", kJobScript};
 
 std::vector<Placement> placements() {
   std::vector<Placement> out;
@@ -508,8 +527,10 @@ std::vector<Placement> placements() {
   place(out, "slurm.conf start-up", kAccountingTresStage);
   place(out, "slurm.conf start-up", kPriorityInitStage);
   place(out, "slurm.conf start-up", kCgroupConfStage);
+  place(out, "slurm.conf start-up", kReadSlurmConfStage);
   place(out, "slurm.conf start-up", kNodeNameLineStage);
   place(out, "slurm.conf start-up", kNodeAddressStage);
+  place(out, "slurm.conf start-up", kNodeAddressCountStage);
   place(out, "slurm.conf start-up", kNodeTableStage);
   place(out, "slurm.conf start-up", kPartitionStage);
   place(out, "slurm.conf start-up", kSelectNodeInitStage);

@@ -94,7 +94,9 @@ Outcome check_grs123_prolog_flags(const SlurmConfView&, Findings&);
 Outcome check_grs123_propagate_prio_process(const SlurmConfView&, Findings&);
 Outcome check_grs123_propagate_resource_limits(const SlurmConfView&, Findings&);
 Outcome check_grs123_select_type_parameters(const SlurmConfView&, Findings&);
-Outcome check_grs123_log_levels(const SlurmConfView&, Findings&);
+Outcome check_grs123_slurmctld_log_levels(const SlurmConfView&, Findings&);
+Outcome check_grs123_slurmd_debug(const SlurmConfView&, Findings&);
+Outcome check_grs123_slurmd_syslog_debug(const SlurmConfView&, Findings&);
 Outcome check_grs123_task_plugin_param(const SlurmConfView&, Findings&);
 extern const RuleInfo GRS124;  // conflicting-startup-settings
 Outcome check_grs124_job_acct_gather_params(const SlurmConfView&, Findings&);
@@ -132,6 +134,50 @@ std::optional<std::string> init_tres_refuses(std::string_view tres, const Versio
 /// Where `word` (lower-case) is in AccountingStorageTRES's value; the whole value if not found.
 Span tres_word_span(const KeyValue& tres, std::string_view word);
 // cgroup.conf (GRS16x).
+extern const RuleInfo GRS136;  // partition-preempt-gang-ignored
+Outcome check_grs136(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS137;  // bad-slurmctld-host
+Outcome check_grs137(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS138;  // nodeset-named-like-node
+Outcome check_grs138(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS139;  // control-machine-without-addr
+Outcome check_grs139(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS140;  // backup-addr-without-controller
+Outcome check_grs140(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS141;  // duplicate-slurmctld-host
+Outcome check_grs141(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS142;  // bcast-exclude-relative-path
+Outcome check_grs142(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS143;  // ip-versions-disabled
+Outcome check_grs143(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS144;  // namespace-needs-prolog-contain
+Outcome check_grs144(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS145;  // max-script-size-too-large
+Outcome check_grs145(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS146;  // invalid-slurmctld-port
+Outcome check_grs146(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS147;  // sched-log-level-without-file
+Outcome check_grs147(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS148;  // defunct-no-addr-cache
+Outcome check_grs148(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS149;  // defunct-cloud-reg-addrs
+Outcome check_grs149(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS150;  // no-nodes
+Outcome check_grs150(const NodeTableView&, Findings&);
+extern const RuleInfo GRS151;  // invalid-node-tres-weights
+Outcome check_grs151(const NodeNameLineView&, Findings&);
+extern const RuleInfo GRS152;  // invalid-partition-billing-weights
+Outcome check_grs152(const NodeTableView&, Findings&);
+extern const RuleInfo GRS153;  // invalid-bcast-addr-list
+Outcome check_grs153(const NodeAddressView&, Findings&);
+extern const RuleInfo GRS154;  // bcast-addr-count-mismatch
+Outcome check_grs154(const NodeAddressView&, Findings&);
+extern const RuleInfo GRS155;  // memory-enforced-twice
+Outcome check_grs155(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS156;  // stepmgr-without-contain
+Outcome check_grs156(const SlurmConfView&, Findings&);
+extern const RuleInfo GRS157;  // max-submit-line-size-too-large
+Outcome check_grs157(const SlurmConfView&, Findings&);
 extern const RuleInfo GRS160;  // cgroup-removed-option
 Outcome check_grs160_cgroup_release_agent_dir(const CgroupConfView&, Findings&);
 extern const RuleInfo GRS161;  // cgroup-setting-ignored

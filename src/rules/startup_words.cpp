@@ -29,6 +29,30 @@ bool has_record(const ConfigFile& file, std::string_view key) {
   });
 }
 
+bool slurmctld_host_well_formed(std::string_view value) {
+  const std::size_t open = value.find('(');
+  const std::size_t close = value.find(')');
+  const bool has_open = open != std::string_view::npos;
+  const bool has_close = close != std::string_view::npos;
+  if (has_open != has_close) return false;
+  if (!has_close) return true;
+  return close + 1 == value.size() && close == value.rfind(')');
+}
+
+bool has_slurmctld_host(const ConfigFile& slurm) {
+  return std::any_of(slurm.directives.begin(), slurm.directives.end(), [](const Directive& d) {
+    return d.kind == Directive::Kind::record && iequals(d.head().spec->name, "SlurmctldHost") &&
+           slurmctld_host_well_formed(d.head().value);
+  });
+}
+
+bool prolog_flags_contain(std::string_view value, SlurmVersion v) {
+  for (std::string_view item : list_items(value))
+    if (iequals(item, "Contain") || iequals(item, "X11") || (v >= kSlurm2405 && iequals(item, "RunInJob")))
+      return true;
+  return false;
+}
+
 std::vector<std::string_view> list_items(std::string_view value) {
   std::vector<std::string_view> items;
   for (std::string_view item : split_commas_view(value))
@@ -270,6 +294,16 @@ std::optional<long long> slurm_number(std::string_view value) {
   const long long n = std::strtoll(text.c_str(), &end, 0);
   if (end == text.c_str()) return std::nullopt;
   return n;
+}
+
+std::optional<std::int32_t> scheduler_parameter_atoi(std::string_view value, std::string_view option) {
+  for (std::size_t i = 0; i + option.size() <= value.size(); ++i) {
+    if (!iequals(value.substr(i, option.size()), option)) continue;
+    const std::string rest(value.substr(i + option.size()));
+    const long long n = std::strtoll(rest.c_str(), nullptr, 10);
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(n)));
+  }
+  return std::nullopt;
 }
 
 bool valid_log_level(std::string_view value) {

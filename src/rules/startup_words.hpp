@@ -25,6 +25,18 @@ std::string effective_select_type(const Settings& settings, const VersionProfile
 /// Whether `file` has a record line starting with `key` (SlurmctldHost is a record, not a setting).
 bool has_record(const ConfigFile& file, std::string_view key);
 
+/// SlurmctldHost's value as read_config.c:_parse_slurmctld_host takes it: HOST or HOST(ADDR),
+/// with one '(' and one ')', the ')' last. A value it refuses is a parse error (GRS137).
+bool slurmctld_host_well_formed(std::string_view value);
+
+/// Whether slurm.conf has a SlurmctldHost record Slurm took (a well-formed one): then
+/// _load_slurmctld_host reads those, and the legacy ControlMachine keys are ignored.
+bool has_slurmctld_host(const ConfigFile& slurm);
+
+/// PrologFlags as prolog_str2flags() reads it: whether a word sets the Contain flag (Contain,
+/// X11, and from 24.05 RunInJob).
+bool prolog_flags_contain(std::string_view value, SlurmVersion v);
+
 /// A word Slurm accepts in a list value, from `since` until before `until` ({0,0}: still).
 struct Word {
   std::string_view text;
@@ -86,6 +98,11 @@ bool valid_enforce_part_limits(std::string_view value);
 
 /// A numeric value as Slurm's s_p conversions read it (strtoll, base 0); nullopt if none.
 std::optional<long long> slurm_number(std::string_view value);
+
+/// A SchedulerParameters option's number as _validate_and_set_defaults reads it: the first
+/// "option" (with its '=') anywhere in the value, in any case, then atoi() as glibc has it
+/// (strtol, then the low 32 bits). nullopt without the option.
+std::optional<std::int32_t> scheduler_parameter_atoi(std::string_view value, std::string_view option);
 
 /// A log level as log_string2num() reads it (a name or a number).
 bool valid_log_level(std::string_view value);

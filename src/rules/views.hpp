@@ -40,6 +40,7 @@ struct GresTypesView {
 struct NodeNameLineView {
   enum class Kind : std::uint8_t { defaults, reserved_name, nodes };
   const VersionProfile& profile;
+  const Settings& settings;
   const Directive& d;
   Kind kind;
   const HostlistResult* names;  ///< the NodeName= list (Kind::nodes only)
@@ -52,9 +53,10 @@ struct NodeNameLineView {
   /// table (read_config.c) once the first such line is read, and that table, not the node
   /// records, then reports a name given twice (GRS102's message).
   bool after_multi_node_line;
+  const KeyValue* tres_weights;  ///< TRESWeights=, the line's own or NodeName=DEFAULT's
 };
 
-/// One NodeAddr= or NodeHostname= list of a NodeName= line.
+/// One NodeAddr=, BcastAddr= or NodeHostname= list of a NodeName= line.
 struct NodeAddressView {
   const VersionProfile& profile;
   const KeyValue& kv;
@@ -79,6 +81,12 @@ struct SlurmConfView {
   const Settings& settings;
   const ConfigFile& slurm;  ///< for the record keys (SlurmctldHost), which are not settings
   Span top;                 ///< slurm.conf's first line: where a finding about a missing key points
+  /// 24.11+: the first NodeSet record whose name a NodeName line gives, and that line
+  /// (read_config.c:_validate_conf_nodeset_vs_nodenames); null when none does.
+  const Directive* nodeset_named_like_node = nullptr;
+  const Directive* node_line_naming_it = nullptr;
+  /// cgroup.conf, for the checks read_slurm_conf makes once it has read it; null elsewhere.
+  const ConfigFile* cgroup = nullptr;
 };
 
 /// Whether `file` has a record line starting with `key` (case-insensitive).
@@ -107,6 +115,11 @@ struct NodeTableView {
   std::uint64_t node_count;                   ///< distinct nodes defined
   std::vector<NodeTopology> lines;            ///< NodeName lines in file order
   std::vector<const Directive*> partitions;   ///< PartitionName lines (DEFAULT excluded)
+  /// Per partition: its TRESBillingWeights=, its own or PartitionName=DEFAULT's; null without.
+  std::vector<const KeyValue*> billing_weights;
+  /// slurm.conf (or a file it includes) did not parse: the daemons stopped at the generic
+  /// fatal and read_slurm_conf never ran, so what the table lacks may be in the lost lines.
+  bool parse_failed = false;
 };
 
 /// cgroup.conf as cgroup.c reads it, at the start of read_slurm_conf.

@@ -130,7 +130,7 @@ class Options(unittest.TestCase):
                            "follows": "gres.c:_node_config_validate"}])
         self.assertEqual(rules["GRS001"]["placement"], [{"step": "reader", "stage": None, "follows": None}])
         self.assertEqual([p["stage"] for p in rules["GRS105"]["placement"]],
-                         ["NodeName line", "NodeAddr/NodeHostname list"])
+                         ["NodeName line", "NodeAddr/BcastAddr/NodeHostname list"])
         self.assertEqual(rules["GRS407"]["placement"][0]["stage"], "cluster policy: a partition")
         self.assertEqual(rules["GRS216"]["placement"][0]["step"], "gres.conf read")
         self.assertNotIn("replay (moving)", {p["step"] for r in rules.values() for p in r["placement"]})

@@ -194,8 +194,15 @@ def stale_differences(recorded, fresh):
 # ---------------------------------------------------------------------------
 def greslint_version(recording, release):
     """--slurm-version for greslint: what the recorded Slurm called itself
-    ('slurm-wlm 24.11.5' for Debian's build), else the release."""
-    return recording.get("slurmd_version") or release
+    ('slurm-wlm 24.11.5' for Debian's build). Recordings older than that
+    field were all made by the host's Debian packages, so they name Debian's
+    build too (it counts node addresses differently up to 24.05, GRS106);
+    else the release."""
+    if recording.get("slurmd_version"):
+        return recording["slurmd_version"]
+    if recording.get("slurm_version"):
+        return "slurm-wlm " + recording["slurm_version"]
+    return release
 
 
 def node_objects(data):

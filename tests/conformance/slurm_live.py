@@ -179,6 +179,10 @@ INCLUDE_FROM_CONF_DIR_SINCE = (23, 2)
 # shows powered-down CLOUD nodes to scontrol.)
 MERGE_KEYS = {"slurmctldparameters": "node_reg_mem_percent=0",
               "debugflags": "Gres", "privatedata": "cloud"}
+# The keys that name the controller: a case that keeps one (KEEP=) gets no
+# sandbox SlurmctldHost, which would take the place of the legacy keys.
+CONTROLLER_KEYS = {"slurmctldhost", "controlmachine", "controladdr",
+                   "backupcontroller", "backupaddr"}
 # cgroup.conf keys tied to the host's cgroup setup.
 CGROUP_SITE_KEYS = {"cgroupplugin", "cgroupmountpoint", "cgroupautomount"}
 
@@ -454,6 +458,20 @@ class Sandbox:
             return self.since(SITE_KEYS_SINCE[key])
         return key in SITE_KEYS
 
+    def kept_override(self, line):
+        """Whether a sandbox setting must stay out because the case keeps
+        the user's own (KEEP=): the same key, or for the legacy controller
+        keys the SlurmctldHost that would take their place. Only cases
+        where the daemons refuse the file keep these: a controller that is
+        not this host, or a port the sandbox does not expect, goes no
+        further than the private network namespace."""
+        key = line.split("=", 1)[0].strip().lower()
+        if not key or key.startswith("#"):
+            return False
+        if key == "slurmctldhost" and self.keep & CONTROLLER_KEYS:
+            return True
+        return key in self.keep
+
     def scrub(self, text):
         """Sandbox paths back to what the user wrote: fake devices to their
         own paths, the config folder to <confdir>, the rest to <sandbox>."""
@@ -652,6 +670,7 @@ class Sandbox:
             "JobCompType=jobcomp/none", "MpiDefault=none",
             "MailProg=/bin/true",
         ]
+        lines = [line for line in lines if not self.kept_override(line)]
         for key, item in MERGE_KEYS.items():
             if key not in self.seen_merge:
                 name = {"slurmctldparameters": "SlurmctldParameters",
