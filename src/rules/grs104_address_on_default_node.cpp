@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "rules.hpp"
+#include "rules/startup_words.hpp"
+#include "util.hpp"
 
 namespace greslint::rules {
 
@@ -10,19 +12,24 @@ const RuleInfo GRS104{"GRS104", "address-on-default-node", Severity::error, Effe
                       "NodeAddr/NodeHostname/BcastAddr on NodeName=DEFAULT: the daemons refuse the configuration"};
 
 // read_config.c refuses per-node addresses on the DEFAULT line, which every later line
-// would inherit.
-Outcome check_grs104(const NodeNameLineView& v, Findings& out) {
-  if (v.kind != NodeNameLineView::Kind::defaults) return Outcome::proceed();
+// would inherit. _parse_nodename is a record handler: the refused record fails the parse
+// of slurm.conf, so slurmctld stops with the generic fatal before any plugin loads.
+Outcome check_grs104(const SlurmConfView& v, Findings& out) {
   bool refused = false;
-  for (std::string_view forbidden : {"NodeHostname", "NodeAddr", "BcastAddr"}) {
-    const KeyValue* kv = v.d.find(forbidden);
-    if (!kv) continue;
-    out.report(GRS104, kv->key_span, fmt::format("{} is not allowed on NodeName=DEFAULT", kv->spec->name))
-        .slurm(fmt::format("{} not allowed with NodeName=DEFAULT", kv->spec->name))
-        .help(fmt::format("move {} to the lines that name the nodes", kv->spec->name));
-    refused = true;
+  for (const Directive& d : v.slurm.directives) {
+    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "NodeName") ||
+        !iequals(d.head().value, "DEFAULT"))
+      continue;
+    for (std::string_view forbidden : {"NodeHostname", "NodeAddr", "BcastAddr"}) {
+      const KeyValue* kv = d.find(forbidden);
+      if (!kv) continue;
+      out.report(GRS104, kv->key_span, fmt::format("{} is not allowed on NodeName=DEFAULT", kv->spec->name))
+          .slurm(fmt::format("{} not allowed with NodeName=DEFAULT", kv->spec->name))
+          .help(fmt::format("move {} to the lines that name the nodes", kv->spec->name));
+      refused = true;
+    }
   }
-  return refused ? Outcome::slurmctld_fatal_replacing("Unable to process configuration file") : Outcome::proceed();
+  return refused ? Outcome::slurmctld_fatal_replacing(std::string(kUnableToProcess)) : Outcome::proceed();
 }
 
 }  // namespace greslint::rules

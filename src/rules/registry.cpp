@@ -180,8 +180,11 @@ static_assert(sorted_and_unique(std::begin(kRules), std::end(kRules)), "kRules m
 // ----- Start-up: slurm.conf, as slurmctld reads it (slurmd reads the same) ------------------
 
 // read_config.c's record handlers, while s_p_parse_file reads slurm.conf: a record they
-// reject makes the parse fail (the generic fatal), and _validate_and_set_defaults still runs.
+// reject makes the parse fail (the generic fatal), and _validate_and_set_defaults still runs;
+// NodeName=ALL is a fatal() at once, which no later error replaces (a06, gm51).
 constexpr Check<SlurmConfView> kSlurmConfRecords[] = {
+    {&GRS104, check_grs104, "read_config.c:_parse_nodename"},
+    {&GRS103, check_grs103, "read_config.c:_parse_nodename"},
     {&GRS133, check_grs133_partition_values, "read_config.c:_parse_partitionname"},
     {&GRS136, check_grs136, "read_config.c:_parse_partitionname"},
     {&GRS137, check_grs137, "read_config.c:_parse_slurmctld_host"},
@@ -279,8 +282,6 @@ constexpr Check<GresTypesView> kGresTypes[] = {
 };
 
 constexpr Check<NodeNameLineView> kNodeNameLine[] = {
-    {&GRS104, check_grs104, "read_config.c:_parse_nodename"},
-    {&GRS103, check_grs103, "read_config.c:_parse_nodename"},
     {&GRS101, check_grs101, "read_config.c:_parse_nodename"},
     {&GRS151, check_grs151, "node_conf.c:config_record_from_conf_node"},
     {&GRS105, check_grs105, "node_conf.c:expand_nodeline_info"},

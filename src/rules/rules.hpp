@@ -33,9 +33,9 @@ Outcome check_grs101(const NodeNameLineView&, Findings&);
 extern const RuleInfo GRS102;  // duplicate-node-name
 Outcome check_grs102(const NodeNameLineView&, Findings&);
 extern const RuleInfo GRS103;  // reserved-node-name
-Outcome check_grs103(const NodeNameLineView&, Findings&);
+Outcome check_grs103(const SlurmConfView&, Findings&);
 extern const RuleInfo GRS104;  // address-on-default-node
-Outcome check_grs104(const NodeNameLineView&, Findings&);
+Outcome check_grs104(const SlurmConfView&, Findings&);
 extern const RuleInfo GRS105;  // invalid-node-hostlist
 Outcome check_grs105(const NodeNameLineView&, Findings&);
 Outcome check_grs105_address(const NodeAddressView&, Findings&);

@@ -93,6 +93,23 @@ class Helpers(unittest.TestCase):
             "slurmctld: fatal: Unable to process configuration file"),
             ("fatal", "Unable to process configuration file"))
 
+    def test_misread_node_reg_mem_percent(self):
+        m = slurm_live.misread_checked
+        misread = ("validate_node_specs: Unable to convert "
+                   "node_reg_mem_percent=0 value to double")
+        other = "Invalid GRES configured on node gpu01: GPU:1"
+        # no misread: the errors as they are
+        self.assertEqual(m([other], {"Reason": "Low RealMemory"}), [other])
+        # a misread that drained nothing: the run is a good one, minus the line
+        self.assertEqual(m([misread, other], {"State": "IDLE"}), [other])
+        self.assertEqual(m([misread], None), [])
+        self.assertEqual(m([misread], {"Reason": "gres/gpu count reported "
+                                       "lower than configured (2 < 4)"}), [])
+        # a misread that drained the node for memory: run again
+        with self.assertRaises(slurm_live.RetryRun):
+            m([misread], {"Reason": "Low RealMemory (reported:24105 < "
+                          "100.00% of configured:512000)"})
+
     def test_parse_gres_line(self):
         r = slurm_live.parse_gres_line(
             "Gres Name=gpu Type=a100 Count=2 Index=0 ID=7696487 "
