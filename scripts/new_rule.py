@@ -53,14 +53,16 @@ STAGES = {
     "gres-plugin-load": ("kGresPluginLoad", "GresPluginView"),
     "registration-count": ("kRegistrationCount", "RegistrationView"),
     "registration-topology": ("kRegistrationTopology", "RegistrationView"),
+    "registration-node": ("kRegistrationNode", "NodeRegistrationView"),
     "cluster-policy": ("kClusterPolicy", "PolicyView"),
     "gpu-partition": ("kGpuPartition", "GpuPartitionView"),
     "cluster-policy-nodes": ("kClusterPolicyNodes", "PolicyView"),
     "limits": ("kLimits", "LimitsView"),
 }
 # The header that declares a stage's rules and its view, where it is not rules.hpp: the
-# limits rules (GRS42x) live apart so that adding one does not rebuild every rule.
-HEADERS = {"kLimits": "src/rules/limits_rules.hpp"}
+# limits rules (GRS42x) and the node-registration rules live apart so that adding one does
+# not rebuild every rule.
+HEADERS = {"kLimits": "src/rules/limits_rules.hpp", "kRegistrationNode": "src/rules/node_registration_rules.hpp"}
 SEVERITIES = ("error", "warning", "note")
 EFFECTS = ("none", "fatal", "drain", "degraded", "advice")
 DAEMONS = ("none", "slurmctld", "slurmd")

@@ -36,6 +36,10 @@
 
 namespace greslint::model {
 
+/// What State= (null: none) leaves a node in before it registers (node_conf.c:state_str2int):
+/// a base state named exactly, else a word starting with CLOUD, DRAIN or FAIL.
+rules::HeldState held_state(const KeyValue* state);
+
 /// slurmctld's fate at start-up: the first fatal decides, unless a later one replaces it
 /// (rules::Outcome::slurmctld_fatal_replacing).
 struct StartupFate {
@@ -185,6 +189,9 @@ class Analyzer {
   bool share_gres_devices(ClassReplay& rp, const std::string& name);
   /// Stage F for one GRES name: the registration stage lists, their outcomes applied.
   void register_name(NodeClass& cls, rules::RegistrationView& view, std::optional<std::string>& drain_reason);
+  /// Stage F for the node as a whole, after its GRES names: its configured state (State=)
+  /// against the registration; may set or clear the reason scontrol shows.
+  void register_node_state(ClassReplay& rp, const std::string& rep, std::optional<std::string>& drain_reason);
   // ----- policy.cpp ----------------------------------------------------------------
   /// The cluster-policy stages (GRS4xx): scheduling, accounting, isolation of the GPU pool,
   /// the partitions that offer it.

@@ -180,6 +180,20 @@ NodeLine Analyzer::node_line(const Directive& d, const NodeDefaults& defaults) c
   return line;
 }
 
+rules::HeldState held_state(const KeyValue* state) {
+  if (!state) return rules::HeldState::none;
+  const std::string_view s = state->value;
+  if (iequals(s, "DOWN")) return rules::HeldState::down;
+  auto starts = [&](std::string_view prefix) { return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix); };
+  // The base names are compared first: CLOUD... is IDLE+CLOUD, whatever follows.
+  for (std::string_view base : {"UNKNOWN", "IDLE", "ALLOCATED", "ERROR", "MIXED", "FUTURE"})
+    if (iequals(s, base)) return rules::HeldState::none;
+  if (starts("CLOUD")) return rules::HeldState::none;
+  if (starts("DRAIN")) return rules::HeldState::drain;
+  if (starts("FAIL")) return rules::HeldState::fail;
+  return rules::HeldState::none;
+}
+
 std::optional<LimitExceeded> Analyzer::over_limits(const Hostlist& names, Span where) {
   // Duplicates count too: six million `NodeName=a` lines are one node for Slurm, but six
   // million lines for greslint to hold (they took 29 s and 3.9 GB before this limit).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // slurmd (stages B-E) and slurmctld (stage F) for one node class (slurm-semantics.md §8).
 #include <algorithm>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <map>
 #include <unordered_map>
@@ -8,6 +9,7 @@
 #include "gres_parse.hpp"
 #include "model/analyzer.hpp"
 #include "model/shared_gres.hpp"
+#include "rules/node_registration_rules.hpp"
 #include "rules/rules.hpp"
 #include "rules/stages.hpp"
 #include "util.hpp"
@@ -98,7 +100,33 @@ void Analyzer::register_node(ClassReplay& rp, const std::string& rep) {
                                  false};
     register_name(rp.cls, view, drain_reason);
   }
+  register_node_state(rp, rep, drain_reason);
   if (drain_reason) drain(rp.cls, *drain_reason);
+}
+
+// validate_node_specs after the GRES: the node's state decides what the registration makes of
+// it. A refused registration (INVALID_REG) drains only a node that is not DOWN, DRAIN or FAIL
+// already; 23.02+ then sets its reason all the same, 22.05 leaves it empty.
+void Analyzer::register_node_state(ClassReplay& rp, const std::string& rep, std::optional<std::string>& drain_reason) {
+  const rules::HeldState held = held_state(rp.node.state);
+  if (drain_reason && held != rules::HeldState::none && profile_.version() < kSlurm2302) drain_reason = std::string();
+  const KeyValue* rts = setting("ReturnToService");
+  std::uint16_t ret2service = 0;  // DEFAULT_RETURN_TO_SERVICE in every modelled release
+  if (rts) {  // s_p_get_uint16: strtoul in any base; a value it refuses stops slurmctld earlier (GRS003)
+    char* end = nullptr;
+    const std::string text(rts->value);
+    const unsigned long v = std::strtoul(text.c_str(), &end, 0);
+    ret2service = iequals(rts->value, "UNLIMITED") || iequals(rts->value, "INFINITE") ? 0xfffe
+                  : (end && *end == '\0' && v <= 0xffff) ? std::uint16_t(v)
+                                                          : 0;
+  }
+  const rules::NodeRegistrationView view{profile_, rp.node, rep, held, rts, ret2service, drain_reason.has_value()};
+  for (const auto& check : rules::kRegistrationNodeStage) {
+    const rules::Outcome o = check.run(view, findings_);
+    if (o.kind() == rules::Outcome::Kind::drain && !drain_reason) drain_reason = o.reason();
+    if (o.kind() == rules::Outcome::Kind::degraded) degrade(rp.cls);
+    if (o.skips_rest()) break;
+  }
 }
 
 void Analyzer::list_effective_gres(ClassReplay& rp) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rules/limits_rules.hpp"
+#include "rules/node_registration_rules.hpp"
 #include "rules/rules.hpp"
 #include "rules/stages.hpp"
 
@@ -93,6 +94,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS157", &GRS157},
     {"GRS160", &GRS160},
     {"GRS161", &GRS161},
+    {"GRS162", &GRS162},
     {"GRS201", &GRS201},
     {"GRS202", &GRS202},
     {"GRS203", &GRS203},
@@ -424,6 +426,12 @@ constexpr Check<RegistrationView> kRegistrationTopology[] = {
     {&GRS305, check_grs305, "gres.c:_valid_gres_type"},
 };
 
+// node_mgr.c:validate_node_specs, once gres_node_config_validate has taken the node's GRES:
+// the node's state decides whether the registration returns it to service.
+constexpr Check<NodeRegistrationView> kRegistrationNode[] = {
+    {&GRS162, check_grs162, "node_mgr.c:validate_node_specs"},
+};
+
 // ----- The cluster as a whole: policy (GRS4xx) ----------------------------------------------
 
 // Once every node class is replayed, when GresTypes has gpu and a node line gives GPUs.
@@ -511,6 +519,7 @@ const Stage<GresNameView> kGresNameStage{"gres.conf records of a GRES name", kGr
 const Stage<GresPluginView> kGresPluginLoadStage{"GRES plugin load", kGresPluginLoad};
 const Stage<RegistrationView> kRegistrationCountStage{"registration: counts", kRegistrationCount};
 const Stage<RegistrationView> kRegistrationTopologyStage{"registration: per-device topology", kRegistrationTopology};
+const Stage<NodeRegistrationView> kRegistrationNodeStage{"registration: node state", kRegistrationNode};
 const Stage<PolicyView> kClusterPolicyStage{"cluster policy", kClusterPolicy};
 const Stage<GpuPartitionView> kGpuPartitionStage{"cluster policy: a partition", kGpuPartition};
 const Stage<PolicyView> kClusterPolicyNodesStage{"cluster policy: nodes", kClusterPolicyNodes};
@@ -546,6 +555,7 @@ std::vector<Placement> placements() {
   place(out, "gres.conf load", kGresPluginLoadStage);
   place(out, "registration", kRegistrationCountStage);
   place(out, "registration", kRegistrationTopologyStage);
+  place(out, "registration", kRegistrationNodeStage);
   place(out, "cluster policy", kClusterPolicyStage);
   place(out, "cluster policy", kGpuPartitionStage);
   place(out, "cluster policy", kClusterPolicyNodesStage);

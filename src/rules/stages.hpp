@@ -12,6 +12,7 @@
 
 #include "rules/check.hpp"
 #include "rules/job_view.hpp"
+#include "rules/node_registration_rules.hpp"
 #include "rules/views.hpp"
 
 namespace greslint::rules {
@@ -72,6 +73,8 @@ extern const Stage<GresPluginView> kGresPluginLoadStage;
 extern const Stage<RegistrationView> kRegistrationCountStage;
 /// Only for names whose records slurmctld tracks per device.
 extern const Stage<RegistrationView> kRegistrationTopologyStage;
+/// Then the node as a whole: what its configured state makes of the registration.
+extern const Stage<NodeRegistrationView> kRegistrationNodeStage;
 
 // The cluster as a whole, once every node class is replayed (GRS4xx). The checks' outcomes
 // change no node's verdict: Slurm runs, and only the GPU pool misbehaves.

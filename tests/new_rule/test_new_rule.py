@@ -78,6 +78,15 @@ class NewRule(unittest.TestCase):
                           re.S)
         self.assertIn('{&GRS429, check_grs429, "node_conf.c:expand_nodeline_info"},', stage.group(1))
 
+    def test_a_node_registration_rule_is_declared_beside_its_view(self):
+        self.new_rule("GRS169", stage="registration-node")
+        self.compile("src/rules/grs169_gres_on_future_node.cpp")
+        self.compile("src/rules/registry.cpp")
+        header = self.read("src/rules/node_registration_rules.hpp")
+        self.assertIn("Outcome check_grs169(const NodeRegistrationView&, Findings&);", header)
+        self.assertEqual(re.findall(r"^extern const RuleInfo (GRS\d{3});", header, re.M), ["GRS162", "GRS169"])
+        self.assertNotIn("GRS169", self.read("src/rules/rules.hpp"))
+
     def test_every_stage_names_a_list_of_its_view(self):
         # STAGES must follow registry.cpp: each name a stage list there, over the view given.
         sys.path.insert(0, os.path.join(self.tmp, "scripts"))

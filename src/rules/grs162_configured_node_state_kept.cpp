@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// GRS162 configured-node-state-kept: State=DOWN or DRAIN on a NodeName line keeps the node out of service when its slurmd registers (docs/rules/GRS162.md).
+#include <fmt/format.h>
+
+#include "rules/node_registration_rules.hpp"
+
+namespace greslint::rules {
+
+const RuleInfo GRS162{"GRS162", "configured-node-state-kept", Severity::warning, Effect::drain, Daemon::slurmctld,
+                      "State=DOWN or DRAIN on a NodeName line keeps the node out of service when its slurmd registers"};
+
+// Follows node_mgr.c:validate_node_specs. A registration takes a node out of UNKNOWN, but a
+// DOWN node returns to service only with ReturnToService=2 (or =1 when its reason is "Not
+// responding", which a configured DOWN node's empty reason is not), and nothing there clears
+// the DRAIN flag. FAIL is left alone: scontrol shows IDLE+FAIL, which no check drains.
+Outcome check_grs162(const NodeRegistrationView& v, Findings& out) {
+  if (!v.node.state) return Outcome::proceed();
+  const KeyValue& st = *v.node.state;
+  if (v.held == HeldState::down) {
+    if (v.ret2service == 2) return Outcome::proceed();
+    const std::string why =
+        v.ret2service == 1
+            ? std::string("ReturnToService=1 returns only a node set DOWN for \"Not responding\"")
+            : fmt::format("ReturnToService={} returns no DOWN node to service", v.ret2service);
+    auto b = out.report(GRS162, st.value_span,
+                        fmt::format("{}: State={} keeps them DOWN after their slurmd registers ({})", kNodes,
+                                    st.value, why))
+                 .help(fmt::format("remove State={} (or set ReturnToService=2); on a running cluster, "
+                                   "`scontrol update NodeName={} State=RESUME`",
+                                   st.value, kNodes));
+    if (v.return_to_service) b.related(v.return_to_service->value_span, "ReturnToService is set here");
+    return Outcome::drain("");
+  }
+  if (v.held == HeldState::drain) {
+    out.report(GRS162, st.value_span,
+               fmt::format("{}: State={} keeps them drained after their slurmd registers (IDLE+DRAIN until "
+                           "resumed; ReturnToService does not clear DRAIN)",
+                           kNodes, st.value))
+        .help(fmt::format("remove State={}; on a running cluster, `scontrol update NodeName={} State=RESUME`",
+                          st.value, kNodes));
+    return Outcome::drain("");
+  }
+  return Outcome::proceed();
+}
+
+}  // namespace greslint::rules

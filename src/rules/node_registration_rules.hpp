@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+// Registration of a node as a whole: what slurmctld's validate_node_specs does with the
+// node's state once its GRES are validated (kRegistrationNodeStage). Kept apart from
+// views.hpp and rules.hpp, which every rule includes: only the registration code needs these.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "greslint/model_types.hpp"
+#include "greslint/version.hpp"
+#include "rules/check.hpp"
+
+namespace greslint::rules {
+
+/// What a NodeName line's State= leaves its nodes in when slurmctld starts
+/// (node_conf.c:state_str2int), as far as their registration cares: the DOWN base state, or
+/// the DRAIN or FAIL flag; none for every other state (UNKNOWN, IDLE, CLOUD, FUTURE, ...).
+enum class HeldState : std::uint8_t { none, down, drain, fail };
+
+/// A node class as slurmctld's validate_node_specs takes its registration, after the
+/// registration checks of its GRES names.
+struct NodeRegistrationView {
+  const VersionProfile& profile;
+  const NodeLine& node;          ///< its State= (node.state, after DEFAULT inheritance)
+  const std::string& rep;        ///< the node Slurm's log lines name
+  HeldState held;                ///< the state State= gives the node before it registers
+  const KeyValue* return_to_service;  ///< ReturnToService=; null: the default, 0
+  std::uint16_t ret2service;          ///< ReturnToService as slurmctld reads it
+  bool invalid_reg;  ///< the GRES checks already refused the registration (INVALID_REG)
+};
+
+extern const RuleInfo GRS162;  // configured-node-state-kept
+Outcome check_grs162(const NodeRegistrationView&, Findings&);
+
+}  // namespace greslint::rules
