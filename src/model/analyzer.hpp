@@ -36,9 +36,10 @@
 
 namespace greslint::model {
 
-/// What State= (null: none) leaves a node in before it registers (node_conf.c:state_str2int):
-/// a base state named exactly, else a word starting with CLOUD, DRAIN or FAIL.
-rules::HeldState held_state(const KeyValue* state);
+/// What a node line's State= (if any) leaves a node in before it registers
+/// (node_conf.c:state_str2int): a base state named exactly, else a word starting with CLOUD,
+/// DRAIN or FAIL.
+rules::HeldState held_state(const NodeLine& line);
 
 /// slurmctld's fate at start-up: the first fatal decides, unless a later one replaces it
 /// (rules::Outcome::slurmctld_fatal_replacing).

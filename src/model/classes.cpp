@@ -57,7 +57,7 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
   for (const NodeLine& l : node_lines_) {
     key.clear();
     for (std::uint32_t v : {l.topo.boards, l.topo.sockets, l.topo.cores, l.topo.threads, l.topo.cpus,
-                            std::uint32_t(l.cloud), std::uint32_t(held_state(l.state)), l.gres_span.size()})
+                            std::uint32_t(l.cloud), std::uint32_t(held_state(l)), l.gres_span.size()})
       append(v);
     const Span own = l.d->span;
     if (l.gres_span.valid() && !(l.gres_span.file == own.file && l.gres_span.begin >= own.begin && l.gres_span.end <= own.end)) {

@@ -180,9 +180,9 @@ NodeLine Analyzer::node_line(const Directive& d, const NodeDefaults& defaults) c
   return line;
 }
 
-rules::HeldState held_state(const KeyValue* state) {
-  if (!state) return rules::HeldState::none;
-  const std::string_view s = state->value;
+rules::HeldState held_state(const NodeLine& line) {
+  if (!line.state_span.valid()) return rules::HeldState::none;
+  const std::string_view s = line.state;
   if (iequals(s, "DOWN")) return rules::HeldState::down;
   auto starts = [&](std::string_view prefix) { return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix); };
   // The base names are compared first: CLOUD... is IDLE+CLOUD, whatever follows.

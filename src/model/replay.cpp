@@ -108,7 +108,7 @@ void Analyzer::register_node(ClassReplay& rp, const std::string& rep) {
 // it. A refused registration (INVALID_REG) drains only a node that is not DOWN, DRAIN or FAIL
 // already; 23.02+ then sets its reason all the same, 22.05 leaves it empty.
 void Analyzer::register_node_state(ClassReplay& rp, const std::string& rep, std::optional<std::string>& drain_reason) {
-  const rules::HeldState held = held_state(rp.node.state);
+  const rules::HeldState held = held_state(rp.node);
   if (drain_reason && held != rules::HeldState::none && profile_.version() < kSlurm2302) drain_reason = std::string();
   const KeyValue* rts = setting("ReturnToService");
   std::uint16_t ret2service = 0;  // DEFAULT_RETURN_TO_SERVICE in every modelled release

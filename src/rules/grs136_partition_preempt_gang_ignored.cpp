@@ -52,7 +52,7 @@ Outcome check_grs136(const SlurmConfView& v, Findings& out) {
     if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "PartitionName")) continue;
     const bool is_default = iequals(d.head().value, "DEFAULT");
     if (is_default)
-      for (std::size_t i = 1; i < d.pairs.size(); ++i) defaults[to_lower(d.pairs[i].spec->name)] = &d.pairs[i];
+      for (const KeyValue& kv : d.rest()) defaults[to_lower(kv.spec->name)] = &kv;
     const KeyValue* mode = value(d, "PreemptMode");
     if (!mode || is_default || rejected_before_preempt_mode(value(d, "MaxTime"), value(d, "DefaultTime"))) continue;
     const auto parsed = parse_preempt_mode(mode->value);

@@ -14,30 +14,31 @@ const RuleInfo GRS162{"GRS162", "configured-node-state-kept", Severity::warning,
 // responding", which a configured DOWN node's empty reason is not), and nothing there clears
 // the DRAIN flag. FAIL is left alone: scontrol shows IDLE+FAIL, which no check drains.
 Outcome check_grs162(const NodeRegistrationView& v, Findings& out) {
-  if (!v.node.state) return Outcome::proceed();
-  const KeyValue& st = *v.node.state;
+  if (!v.node.state_span.valid()) return Outcome::proceed();
+  const std::string_view state = v.node.state;
+  const Span at = v.node.state_span;
   if (v.held == HeldState::down) {
     if (v.ret2service == 2) return Outcome::proceed();
     const std::string why =
         v.ret2service == 1
             ? std::string("ReturnToService=1 returns only a node set DOWN for \"Not responding\"")
             : fmt::format("ReturnToService={} returns no DOWN node to service", v.ret2service);
-    auto b = out.report(GRS162, st.value_span,
+    auto b = out.report(GRS162, at,
                         fmt::format("{}: State={} keeps them DOWN after their slurmd registers ({})", kNodes,
-                                    st.value, why))
+                                    state, why))
                  .help(fmt::format("remove State={} (or set ReturnToService=2); on a running cluster, "
                                    "`scontrol update NodeName={} State=RESUME`",
-                                   st.value, kNodes));
+                                   state, kNodes));
     if (v.return_to_service) b.related(v.return_to_service->value_span, "ReturnToService is set here");
     return Outcome::drain("");
   }
   if (v.held == HeldState::drain) {
-    out.report(GRS162, st.value_span,
+    out.report(GRS162, at,
                fmt::format("{}: State={} keeps them drained after their slurmd registers (IDLE+DRAIN until "
                            "resumed; ReturnToService does not clear DRAIN)",
-                           kNodes, st.value))
+                           kNodes, state))
         .help(fmt::format("remove State={}; on a running cluster, `scontrol update NodeName={} State=RESUME`",
-                          st.value, kNodes));
+                          state, kNodes));
     return Outcome::drain("");
   }
   return Outcome::proceed();
