@@ -359,10 +359,13 @@ constexpr Check<RegistrationView> kRegistrationCount[] = {
 };
 
 // Then, for names slurmctld tracks per device (device files with Type= or Cores=).
+// _foreach_rebuild_topo walks the records once, each one's Cores= then Links=, and (24.11+)
+// stops at a Cores= it cannot read or that splits a socket (RegistrationView::walk_end): the
+// checks of the records before that one come first, then the one that stops it.
 constexpr Check<RegistrationView> kRegistrationTopology[] = {
-    {&GRS303, check_grs303, "gres.c:_foreach_rebuild_topo"},
     {&GRS315, check_grs315, "gres.c:_foreach_rebuild_topo"},
     {&GRS312, check_grs312, "gres.c:_links_str2array"},
+    {&GRS303, check_grs303, "gres.c:_foreach_rebuild_topo"},
     {&GRS311, check_grs311, "gres.c:_foreach_rebuild_topo"},
     {&GRS304, check_grs304, "gres.c:_valid_gres_type"},
     {&GRS305, check_grs305, "gres.c:_valid_gres_type"},
