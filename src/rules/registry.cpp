@@ -104,6 +104,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS313", &GRS313},
     {"GRS314", &GRS314},
     {"GRS315", &GRS315},
+    {"GRS316", &GRS316},
     {"GRS401", &GRS401},
     {"GRS402", &GRS402},
     {"GRS403", &GRS403},
@@ -354,6 +355,7 @@ constexpr Check<GresPluginView> kGresPluginLoad[] = {
 
 constexpr Check<RegistrationView> kRegistrationCount[] = {
     {&GRS306, check_grs306, "gres.c:gres_node_config_unpack"},
+    {&GRS316, check_grs316, "gres.c:gres_node_config_unpack"},
     {&GRS222, check_grs222, "gres.c:_node_config_validate"},
     {&GRS301, check_grs301, "gres.c:_node_config_validate"},
 };
