@@ -75,7 +75,8 @@ struct ClassReplay {
   std::map<std::string, GresCount> conf = {};  ///< slurm.conf Gres= per GRES name (stage B)
   std::vector<GresRecord> records = {};        ///< in slurmd's record order (stage C)
   std::optional<std::string> node_autodetect = {};  ///< a NodeName= line's AutoDetect=
-  bool autodetect_active = false;
+  bool autodetect_active = false;  ///< AutoDetect is configured for the node, with a value slurmd knows
+  bool gpus_detected = false;      ///< and the gpu plugin, which detects, is loaded (gres_flags.hpp)
   std::map<std::string, std::vector<GresRecord>> merged = {};  ///< per name, after stage D
 };
 

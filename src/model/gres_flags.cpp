@@ -63,4 +63,10 @@ PreviousFlags::Check PreviousFlags::take(const std::string& name, const KeyValue
   return Check::ok;
 }
 
+bool counts_only(const std::vector<GresRecord>& records, const std::string& name) {
+  for (const GresRecord& r : records)
+    if (iequals(r.name, name)) return icontains(r.flags, "CountOnly");
+  return false;
+}
+
 }  // namespace greslint::model

@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "greslint/config.hpp"
+#include "greslint/model_types.hpp"
 #include "greslint/version.hpp"
 
 namespace greslint::model {
@@ -23,5 +25,10 @@ class PreviousFlags {
   std::uint32_t word_ = 0;
   bool remembered_ = false;
 };
+
+/// _validate_gres_conf loads a GRES's plugin at its first record of the node, unless that
+/// record says Flags=CountOnly: such a GRES only counts, and its plugin's node_config_load
+/// never runs (gpu: no AutoDetect, no device list; mps/shard: nothing laid onto the GPUs).
+bool counts_only(const std::vector<GresRecord>& records, const std::string& name);
 
 }  // namespace greslint::model

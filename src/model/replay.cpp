@@ -92,7 +92,7 @@ void Analyzer::register_node(ClassReplay& rp, const std::string& rep) {
     // F7: slurmctld finds no plugin for a record whose name is not spelled as GresTypes has it.
     std::vector<GresRecord> recs, misspelled;
     for (const GresRecord& r : rp.merged[name]) (r.name == name ? recs : misspelled).push_back(r);
-    const bool detect = name == "gpu" && rp.autodetect_active;  // File-less GPUs are found by AutoDetect
+    const bool detect = name == "gpu" && rp.gpus_detected;  // File-less GPUs are found by AutoDetect
     rules::RegistrationView view{profile_,   rp.node,        rep,
                                  name,       rp.conf[name],  recs,
                                  misspelled, rp.records,     reported_count(recs, name, detect),

@@ -7,6 +7,7 @@
 
 #include "gres_parse.hpp"
 #include "model/analyzer.hpp"
+#include "model/gres_flags.hpp"
 #include "model/shared_gres.hpp"
 #include "rules/stages.hpp"
 #include "util.hpp"
@@ -77,14 +78,17 @@ bool Analyzer::load_plugins(ClassReplay& rp) {
   // Stage E: each plugin loads its records, in context order (node_config_load).
   for (const std::string& name : grestypes_) {
     if (is_shared_name(name)) {
-      if (!share_gres_devices(rp, name)) return false;
+      // Without its plugin (the GRES only counts) nothing lays mps/shard onto the GPUs
+      // (s2031 m137, gm52). 23.02+ still checks the device files of a GRES without a
+      // plugin (gres_node_config_load), so the other names keep their stage.
+      if (!counts_only(rp.records, name) && !share_gres_devices(rp, name)) return false;
       continue;
     }
     const rules::GresPluginView view{rp.load, name, rp.merged[name], nullptr};
     if (run_load_stage(rp, rules::kGresPluginLoadStage, view) == LineRead::stop) return false;
   }
   // E3: GPUs without File are dropped (unless AutoDetect fills them in).
-  if (!rp.autodetect_active)
+  if (!rp.gpus_detected)
     for (auto& [name, recs] : rp.merged)
       if (iequals(name, "gpu"))
         recs.erase(std::remove_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files; }), recs.end());

@@ -77,6 +77,8 @@ bool Analyzer::read_records(ClassReplay& rp) {
   rp.cls.autodetect = rp.node_autodetect ? *rp.node_autodetect : global_autodetect_;
   rp.autodetect_active =
       !rp.cls.autodetect.empty() && !iequals(rp.cls.autodetect, "off") && known_autodetect(rp.cls.autodetect);
+  // The gpu plugin detects the GPUs; a gpu that only counts loads none (s2031 m553).
+  rp.gpus_detected = rp.autodetect_active && !counts_only(rp.records, "gpu");
   return run_load_stage(rp, rules::kGresNodeRecordsStage, load_view(rp)) != LineRead::stop;
 }
 

@@ -11,15 +11,12 @@ const RuleInfo GRS303{"GRS303", "invalid-cores-invalidates-node", Severity::erro
                       "slurmctld cannot read a Cores= list and invalidates the node (Slurm 24.11+)"};
 
 namespace {
-/// The first record whose Cores= slurmctld cannot read (24.11+), or records.size(). slurmctld
-/// walks the records once, reading each Cores= and then checking it against the sockets, so
-/// a record before it that splits a socket stops the walk first (GRS311 reports that one).
+/// The record whose Cores= slurmctld cannot read (24.11+), where its walk stops; records.size()
+/// when the walk stops at a record that splits a socket first (GRS311 reports that one) or
+/// reads every record.
 std::size_t first_unreadable_cores(const RegistrationView& v) {
-  if (!v.profile.invalid_cores_invalidates_node()) return v.records.size();
-  for (std::size_t i = 0; i < v.records.size(); ++i) {
-    if (v.records[i].cores && !v.records[i].core_bits) return i;
-    if (splits_socket(v.records[i], v)) break;
-  }
+  const std::size_t end = v.walk_end();
+  if (end < v.records.size() && v.records[end].cores && !v.records[end].core_bits) return end;
   return v.records.size();
 }
 

@@ -39,15 +39,18 @@ bool splits_socket(const GresRecord& r, const RegistrationView& v) {
          split_socket(*r.core_bits, v.node.topo, rule) >= 0;
 }
 
-// 24.11+: Cores= must follow socket boundaries; the first record that does not drains the node.
+// 24.11+: Cores= must follow socket boundaries; the first record that does not drains the node
+// and ends slurmctld's walk of the records (unless an earlier Cores= it cannot read ended it).
 Outcome check_grs311(const RegistrationView& v, Findings& out) {
   const auto rule = v.profile.socket_boundary_check();
   if (rule == SocketBoundaryCheck::none) return Outcome::proceed();
   const std::uint32_t cps = v.node.topo.cores;
-  for (const GresRecord& r : v.records) {
-    if (!r.core_bits || r.core_bits->empty()) continue;
+  const std::size_t end = v.walk_end();
+  if (end < v.records.size()) {
+    const GresRecord& r = v.records[end];
+    if (!r.core_bits || r.core_bits->empty()) return Outcome::proceed();
     const int bad_socket = split_socket(*r.core_bits, v.node.topo, rule);
-    if (bad_socket < 0) continue;
+    if (bad_socket < 0) return Outcome::proceed();
     const std::uint32_t first = std::uint32_t(bad_socket) * cps, last = first + cps - 1;
     std::string slurm = fmt::format("gres/{} GRES core specification {} for node {} doesn't match socket boundaries. "
                                     "(Socket {} is cores {}-{})", v.name, format_index_list(*r.core_bits), kNode,

@@ -10,8 +10,13 @@ const RuleInfo GRS312{"GRS312", "links-longer-than-gpus", Severity::error, Effec
                       "a Links= list has more entries than the node has GPUs: the node is drained"};
 
 // A Links list longer than the GPUs the node reports: the first such record drains it.
+// slurmctld reads a record's Links= after its Cores= and before the next record's, so only
+// the records its walk reaches count, and the first of them sets the reason before a later
+// record's Cores= could (s2031 m304: Links on the first GPU, Cores=32-64 on the second).
 Outcome check_grs312(const RegistrationView& v, Findings& out) {
-  for (const GresRecord& r : v.records) {
+  const std::size_t end = v.walk_end();
+  for (std::size_t i = 0; i < end; ++i) {
+    const GresRecord& r = v.records[i];
     if (!r.links) continue;
     const auto entries = split_commas(*r.links).size();
     if (entries <= v.reported) continue;

@@ -129,6 +129,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS313", &GRS313},
     {"GRS314", &GRS314},
     {"GRS315", &GRS315},
+    {"GRS316", &GRS316},
     {"GRS401", &GRS401},
     {"GRS402", &GRS402},
     {"GRS403", &GRS403},
@@ -412,15 +413,19 @@ constexpr Check<GresPluginView> kGresPluginLoad[] = {
 
 constexpr Check<RegistrationView> kRegistrationCount[] = {
     {&GRS306, check_grs306, "gres.c:gres_node_config_unpack"},
+    {&GRS316, check_grs316, "gres.c:gres_node_config_unpack"},
     {&GRS222, check_grs222, "gres.c:_node_config_validate"},
     {&GRS301, check_grs301, "gres.c:_node_config_validate"},
 };
 
 // Then, for names slurmctld tracks per device (device files with Type= or Cores=).
+// _foreach_rebuild_topo walks the records once, each one's Cores= then Links=, and (24.11+)
+// stops at a Cores= it cannot read or that splits a socket (RegistrationView::walk_end): the
+// checks of the records before that one come first, then the one that stops it.
 constexpr Check<RegistrationView> kRegistrationTopology[] = {
-    {&GRS303, check_grs303, "gres.c:_foreach_rebuild_topo"},
     {&GRS315, check_grs315, "gres.c:_foreach_rebuild_topo"},
     {&GRS312, check_grs312, "gres.c:_links_str2array"},
+    {&GRS303, check_grs303, "gres.c:_foreach_rebuild_topo"},
     {&GRS311, check_grs311, "gres.c:_foreach_rebuild_topo"},
     {&GRS304, check_grs304, "gres.c:_valid_gres_type"},
     {&GRS305, check_grs305, "gres.c:_valid_gres_type"},

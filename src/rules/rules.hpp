@@ -259,6 +259,9 @@ Outcome check_grs314(const GresPluginView&, Findings&);
 extern const RuleInfo GRS315;  // cores-on-some-records
 Outcome check_grs315(const RegistrationView&, Findings&);
 
+extern const RuleInfo GRS316;  // gres-record-lacks-file
+Outcome check_grs316(const RegistrationView&, Findings&);
+
 // GRS4xx: cluster policy (Slurm starts, the GPU pool misbehaves).
 extern const RuleInfo GRS401;  // gpu-not-accounted
 Outcome check_grs401(const PolicyView&, Findings&);

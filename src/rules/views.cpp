@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "rules/rules.hpp"
 #include "util.hpp"
 
 namespace greslint::rules {
@@ -17,6 +18,15 @@ Outcome GresNameView::fatal_record(Findings& out, const RuleInfo& rule, const Gr
                                    std::string slurm, std::string help) const {
   load.report(out, rule, at.line->d->head().value_span, std::move(message)).slurm(slurm).help(std::move(help));
   return Outcome::slurmd_fatal(std::move(slurm));
+}
+
+std::size_t RegistrationView::walk_end() const {
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const GresRecord& r = records[i];
+    if (r.cores && !r.core_bits && profile.invalid_cores_invalidates_node()) return i;
+    if (splits_socket(r, *this)) return i;
+  }
+  return records.size();
 }
 
 const std::string& GpuNodes::folded() const {

@@ -247,6 +247,10 @@ struct RegistrationView {
   bool shared_on_node;                      ///< mps or shard configured on the node
   bool config_overrides;                    ///< SlurmdParameters=config_overrides
   bool drained;                             ///< an earlier check already drains the node
+  /// How many records _foreach_rebuild_topo reads before it stops: it takes each record's
+  /// Cores=, then its Links=, and (24.11+) stops at a Cores= it cannot read or that splits a
+  /// socket. records.size() when it reads them all.
+  std::size_t walk_end() const;
 };
 
 // ----- The cluster as a whole: policy (GRS4xx) ---------------------------------------------
