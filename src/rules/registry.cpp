@@ -2,7 +2,8 @@
 // The registry: every rule, and the checks of each step of Slurm's processing in the order
 // Slurm takes them. To add a rule: one line in kRules, one line in the stage list of the
 // step its check follows (CONTRIBUTING.md; scripts/new_rule.py writes both). The job
-// checks (greslint job) are listed in registry_job.cpp.
+// checks (greslint job) are listed in registry_job.cpp, the cluster policy and the QOS and
+// association limits in registry_policy.cpp.
 #include "greslint/registry.hpp"
 
 #include <algorithm>
@@ -437,42 +438,6 @@ constexpr Check<NodeRegistrationView> kRegistrationNode[] = {
     {&GRS162, check_grs162, "node_mgr.c:validate_node_specs"},
 };
 
-// ----- The cluster as a whole: policy (GRS4xx) ----------------------------------------------
-
-// Once every node class is replayed, when GresTypes has gpu and a node line gives GPUs.
-constexpr Check<PolicyView> kClusterPolicy[] = {
-    {&GRS405, check_grs405, "select.c:select_g_init"},
-    {&GRS401, check_grs401, "controller.c:_init_tres"},
-    {&GRS402, check_grs402, "controller.c:_init_tres"},
-    {&GRS403, check_grs403, "read_config.c:_validate_and_set_defaults AccountingStorageEnforce"},
-    {&GRS406, check_grs406, "task_cgroup.c:init"},
-};
-
-// Each partition as the model walks them (their Nodes=, NodeSets and ALL resolved).
-constexpr Check<GpuPartitionView> kGpuPartition[] = {
-    {&GRS407, check_grs407, "slurmctld/read_config.c:_build_bitmaps_pre_select"},
-};
-
-// Once the partitions are walked.
-constexpr Check<PolicyView> kClusterPolicyNodes[] = {
-    {&GRS408, check_grs408, "slurmctld/read_config.c:_build_bitmaps_pre_select"},
-    {&GRS410, check_grs410, "gpu.c:_get_gpu_type"},
-};
-
-// ----- QOS and association limits (greslint limits, lint --limits) --------------------------
-
-// slurmctld loads the associations and QOS from slurmdbd (assoc_mgr_init) once its TRES are
-// known (controller.c:_init_tres), and checks its partitions' QOS= as it builds them.
-constexpr Check<LimitsView> kLimits[] = {
-    {&GRS420, check_grs420, "assoc_mgr.c:assoc_mgr_set_tres_cnt_array"},
-    {&GRS421, check_grs421, "acct_policy.c:acct_policy_validate"},
-    {&GRS422, check_grs422, "assoc_mgr.c:assoc_mgr_find_tres_pos"},
-    {&GRS425, check_grs425, "slurmctld/read_config.c:_build_single_partitionline_info"},
-    {&GRS426, check_grs426, "job_mgr.c:_determine_and_validate_qos"},
-    {&GRS423, check_grs423, "acct_policy.c:acct_policy_job_runnable_post_select"},
-    {&GRS424, check_grs424, "acct_policy.c:_qos_job_runnable_post_select"},
-};
-
 // ----- Reported outside the stage lists -----------------------------------------------------
 
 /// The reader reports these while it reads a file (config_reader.cpp, hostlist.cpp); GRS008
@@ -525,10 +490,6 @@ const Stage<GresPluginView> kGresPluginLoadStage{"GRES plugin load", kGresPlugin
 const Stage<RegistrationView> kRegistrationCountStage{"registration: counts", kRegistrationCount};
 const Stage<RegistrationView> kRegistrationTopologyStage{"registration: per-device topology", kRegistrationTopology};
 const Stage<NodeRegistrationView> kRegistrationNodeStage{"registration: node state", kRegistrationNode};
-const Stage<PolicyView> kClusterPolicyStage{"cluster policy", kClusterPolicy};
-const Stage<GpuPartitionView> kGpuPartitionStage{"cluster policy: a partition", kGpuPartition};
-const Stage<PolicyView> kClusterPolicyNodesStage{"cluster policy: nodes", kClusterPolicyNodes};
-const LimitsStage kLimitsStage{"QOS and association limits", kLimits, std::size(kLimits)};
 
 std::vector<Placement> placements() {
   std::vector<Placement> out;
