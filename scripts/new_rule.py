@@ -10,7 +10,8 @@ writes
     src/rules/rules.hpp                        its declarations, in id order (limits rules:
                                                src/rules/limits_rules.hpp)
     src/rules/registry.cpp                     its kRules row, and its check at the end of
-                                               the chosen stage list
+                                               the chosen stage list (the policy and limits
+                                               lists: src/rules/registry_policy.cpp)
     docs/rules/GRS120.md, docs/rules/index.md  the page skeleton, and its index line
     tests/fixtures/GRS120/slurm.conf           a fixture to fill with the failing case
 
@@ -25,7 +26,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# Stage name on the command line -> (list in registry.cpp, view in src/rules/views.hpp).
+# Stage name on the command line -> (list in registry.cpp or registry_policy.cpp, view in src/rules/views.hpp).
 STAGES = {
     "slurm-conf-records": ("kSlurmConfRecords", "SlurmConfView"),
     "slurm-conf-values": ("kSlurmConfValues", "SlurmConfView"),
@@ -138,15 +139,26 @@ def add_declarations(root, a, view, header):
     write(root, header, "\n".join(lines))
 
 
+# The files that hold stage lists: the configuration's steps, then the cluster's policy and
+# the QOS and association limits.
+REGISTRY_LIST_FILES = ("src/rules/registry.cpp", "src/rules/registry_policy.cpp")
+
+
 def add_registry_lines(root, a, stage_list):
     lines = read(root, "src/rules/registry.cpp").split("\n")
     insert_sorted(lines, f'    {{"{a.id}", &{a.id}}},', r'^\s*\{"(GRS\d{3})", &GRS\d{3}\},', a.id)
-    start = next((i for i, l in enumerate(lines) if re.match(rf"^constexpr Check<\w+> {stage_list}\[\] = \{{", l)), None)
-    if start is None:
-        fail(f"registry.cpp has no stage list {stage_list}")
-    end = next(i for i in range(start, len(lines)) if lines[i].startswith("};"))
-    lines.insert(end, f'    {{&{a.id}, {a.fn}, "{a.follows}"}},')
     write(root, "src/rules/registry.cpp", "\n".join(lines))
+    for path in REGISTRY_LIST_FILES:
+        lines = read(root, path).split("\n")
+        start = next((i for i, l in enumerate(lines) if re.match(rf"^constexpr Check<\w+> {stage_list}\[\] = \{{", l)),
+                     None)
+        if start is None:
+            continue
+        end = next(i for i in range(start, len(lines)) if lines[i].startswith("};"))
+        lines.insert(end, f'    {{&{a.id}, {a.fn}, "{a.follows}"}},')
+        write(root, path, "\n".join(lines))
+        return
+    fail(f"no stage list {stage_list} in {' or '.join(REGISTRY_LIST_FILES)}")
 
 
 def docs_page(a):

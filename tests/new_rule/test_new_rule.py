@@ -74,8 +74,9 @@ class NewRule(unittest.TestCase):
         self.compile("src/rules/registry.cpp")
         self.assertIn("Outcome check_grs429(const LimitsView&, Findings&);", self.read("src/rules/limits_rules.hpp"))
         self.assertNotIn("GRS429", self.read("src/rules/rules.hpp"))
-        stage = re.search(r"constexpr Check<LimitsView> kLimits\[\] = \{(.*?)\n\};", self.read("src/rules/registry.cpp"),
-                          re.S)
+        self.compile("src/rules/registry_policy.cpp")
+        stage = re.search(r"constexpr Check<LimitsView> kLimits\[\] = \{(.*?)\n\};",
+                          self.read("src/rules/registry_policy.cpp"), re.S)
         self.assertIn('{&GRS429, check_grs429, "node_conf.c:expand_nodeline_info"},', stage.group(1))
 
     def test_a_node_registration_rule_is_declared_beside_its_view(self):
@@ -94,7 +95,7 @@ class NewRule(unittest.TestCase):
             import new_rule
         finally:
             sys.path.pop(0)
-        registry = self.read("src/rules/registry.cpp")
+        registry = self.read("src/rules/registry.cpp") + self.read("src/rules/registry_policy.cpp")
         lists = dict((name, view) for view, name in
                      re.findall(r"^constexpr Check<(\w+)> (k\w+)\[\] = \{", registry, re.M))
         for stage, (name, view) in new_rule.STAGES.items():
