@@ -14,11 +14,15 @@ namespace greslint {
 namespace {
 
 /// Every modelled release from `from` to `to`, both included, in the order of the upgrade
-/// (a downgrade walks backwards).
+/// (a downgrade walks backwards). A site on Debian's build (slurm-wlm) upgrades to Debian's
+/// build: every release on the way keeps `from`'s build.
 std::vector<SlurmVersion> releases_between(SlurmVersion from, SlurmVersion to) {
   std::vector<SlurmVersion> out;
   for (SlurmVersion v : known_versions())
-    if ((from < to) ? (v >= from && !(to < v)) : (v >= to && !(from < v))) out.push_back(v);
+    if ((from < to) ? (v >= from && !(to < v)) : (v >= to && !(from < v))) {
+      v.multiple_slurmd = from.multiple_slurmd;
+      out.push_back(v);
+    }
   if (to < from) std::reverse(out.begin(), out.end());
   return out;
 }
@@ -145,7 +149,7 @@ int run_upgrade(const UpgradeOptions& options, std::ostream& out, std::ostream& 
   std::vector<diff::Snapshot> sides(path.size());
   for (std::size_t i = 0; i < path.size(); ++i) {
     LintOptions at = o;
-    at.slurm_version = path[i].str();
+    at.slurm_version = path[i].multiple_slurmd ? path[i].str() + "-debian" : path[i].str();
     sides[i].label = o.paths.front();
     sides[i].analysis = analyze_configuration(at, err);
     if (!sides[i].analysis) return 2;
