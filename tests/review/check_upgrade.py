@@ -119,6 +119,11 @@ def check_pair(case, records, a, b):
         if {(case, node, a), (case, node, b)} & KNOWN:
             continue
         (va, ra), (vb, rb) = records[a][node], records[b][node]
+        # A configuration without NodeName lines (s97): greslint lists no node at any release,
+        # so upgrade has no node whose verdict could change; check.py compares the cluster's
+        # verdict for such a case instead.
+        if "absent" in (va, vb) and not report["total"]["verdict_changes"] and case.startswith("s97_"):
+            continue
         g = got.get(node)
         if va == vb and (va != "drain" or ra == rb):
             # A fatal whose message changes is a change greslint reports; the recordings keep
