@@ -107,7 +107,7 @@ void Analyzer::check_read_slurm_conf() {
 
 rules::NodeTableView Analyzer::node_table_view() const {
   rules::NodeTableView view{profile_, settings_, first_line(slurm_), in_.slurm_conf_path,
-                            cluster_.node_names.size(), {}, {}, {}, slurm_.failed};
+                            cluster_.node_names.size(), {}, {}, {}, ctld_.fatal};
   std::vector<bool> named(node_lines_.size(), false);
   for (std::size_t node = 0; node < node_line_of_.size(); ++node) {
     const std::uint32_t line = node_line_of_[node];

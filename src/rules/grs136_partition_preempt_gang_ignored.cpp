@@ -57,12 +57,13 @@ Outcome check_grs136(const SlurmConfView& v, Findings& out) {
     if (!mode || is_default || rejected_before_preempt_mode(value(d, "MaxTime"), value(d, "DefaultTime"))) continue;
     const auto parsed = parse_preempt_mode(mode->value);
     if (parsed && !parsed->gang) continue;
-    auto b = out.report(GRS136, mode->value_span,
-                        parsed ? fmt::format("PartitionName={}: GANG in PreemptMode={} is ignored at partition level",
-                                             d.head().value, mode->value)
-                               : fmt::format("PartitionName={}: PreemptMode={} is not a mode; Slurm {} logs it as "
-                                             "GANG and keeps a mode word no preemption mode matches",
-                                             d.head().value, mode->value, v.profile.version().str()));
+    auto b = out.report(
+        GRS136, mode->value_span,
+        parsed ? fmt::format("PartitionName={}: GANG in PreemptMode={} is ignored at partition level", d.head().value,
+                             mode->value)
+               : fmt::format("PartitionName={}: PreemptMode={} is not a mode; Slurm {} no longer refuses it: "
+                             "it logs that GANG is ignored and keeps every other mode bit",
+                             d.head().value, mode->value, v.profile.version().str()));
     b.slurm(std::string(kGangIgnored))
         .help(parsed ? "drop GANG here; set PreemptMode=...,GANG once at the top of slurm.conf"
                      : "write one of OFF, CANCEL, REQUEUE, SUSPEND (GANG only at the top of slurm.conf)");

@@ -14,8 +14,9 @@ const RuleInfo GRS150{"GRS150",      "no-nodes",        Severity::error,
 // MaxNodeCount above 0 reserves records for dynamic nodes, which count. From 23.02 the table
 // always holds at least one record, so the test never fires.
 Outcome check_grs150(const NodeTableView& v, Findings& out) {
-  // After a parse error (a missing Include of the node lines) slurmctld never gets here.
-  if (v.node_count > 0 || v.parse_failed || v.profile.version() >= kSlurm2302) return Outcome::proceed();
+  // After a parse error (a missing Include of the node lines) or a NodeName line Slurm cannot
+  // expand, slurmctld never gets here.
+  if (v.node_count > 0 || v.slurmctld_failed || v.profile.version() >= kSlurm2302) return Outcome::proceed();
   const KeyValue* max = v.settings.find("MaxNodeCount");
   if (const auto n = max ? slurm_number(max->value) : std::nullopt; n && *n > 0) return Outcome::proceed();
   std::string line = fmt::format("read_slurm_conf reading {}: Invalid argument", v.slurm_conf_path);

@@ -117,9 +117,9 @@ struct NodeTableView {
   std::vector<const Directive*> partitions;   ///< PartitionName lines (DEFAULT excluded)
   /// Per partition: its TRESBillingWeights=, its own or PartitionName=DEFAULT's; null without.
   std::vector<const KeyValue*> billing_weights;
-  /// slurm.conf (or a file it includes) did not parse: the daemons stopped at the generic
-  /// fatal and read_slurm_conf never ran, so what the table lacks may be in the lost lines.
-  bool parse_failed = false;
+  /// An earlier start-up step already stopped slurmctld (a parse error, a NodeName line whose
+  /// names Slurm cannot make): what the table lacks may be in the lines it lost.
+  bool slurmctld_failed = false;
 };
 
 /// cgroup.conf as cgroup.c reads it, at the start of read_slurm_conf.
