@@ -28,8 +28,28 @@ bool Analyzer::check_names(ClassReplay& rp) {
   return true;
 }
 
+namespace {
+
+/// slurmd adds the part of a slurm.conf count that gres.conf does not cover with
+/// add_gres_to_list, which overwrites the merged list's first record (of any GRES) when that
+/// record has a count of 0, and appends otherwise (s2030 m1499: a Count=M nic record, first
+/// once slurm.conf's GPUs were dropped, becomes the remainder). `first` is the list, among
+/// the GRES merged before this one, that holds the first record; null when they have none.
+void add_remainder(std::vector<GresRecord>& out, GresRecord remainder, std::vector<GresRecord>* first) {
+  if (!first && !out.empty()) first = &out;
+  if (!first || first->front().count != 0) {
+    out.push_back(std::move(remainder));
+    return;
+  }
+  first->erase(first->begin());
+  out.insert(out.begin(), std::move(remainder));  // the whole list's first record now
+}
+
+}  // namespace
+
 // D6: each name's records merged with the slurm.conf counts.
 void Analyzer::merge_with_slurm_conf(ClassReplay& rp) {
+  std::vector<std::vector<GresRecord>*> done;  // the merged lists so far, in context order
   for (const std::string& name : grestypes_) {
     const GresCount& c = rp.conf[name];
     const std::vector<GresRecord>& recs = rp.merged[name];
@@ -63,7 +83,8 @@ void Analyzer::merge_with_slurm_conf(ClassReplay& rp) {
         filler.name = name;
         if (type) filler.type = *type;
         filler.count = count;
-        out.push_back(std::move(filler));
+        auto first = std::find_if(done.begin(), done.end(), [](const auto* l) { return !l->empty(); });
+        add_remainder(out, std::move(filler), first == done.end() ? nullptr : *first);
       }
     };
     if (c.types.empty())
@@ -71,6 +92,7 @@ void Analyzer::merge_with_slurm_conf(ClassReplay& rp) {
     else
       for (const auto& t : c.types) take(&t.type, t.count);
     rp.merged[name] = std::move(out);
+    done.push_back(&rp.merged[name]);
   }
 }
 
