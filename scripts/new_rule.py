@@ -44,6 +44,7 @@ STAGES = {
     "node-name-line": ("kNodeNameLine", "NodeNameLineView"),
     "node-address": ("kNodeAddress", "NodeAddressView"),
     "node-address-count": ("kNodeAddressCount", "NodeAddressView"),
+    "node-names": ("kNodeNames", "NodeNameLineView"),
     "partition": ("kPartition", "PartitionView"),
     "node-gres": ("kNodeGres", "NodeGresView"),
     "gres-conf-autodetect": ("kGresConfAutoDetect", "GresLoadView"),

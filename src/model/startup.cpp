@@ -71,7 +71,10 @@ void Analyzer::build_nodes() {
                                        duplicates, cluster_.node_names, after_multi_node_line,
                                        weights};
     for (const auto& check : rules::kNodeNameLineStage) ctld_.apply(check.run(view, findings_));
-    if (line) check_addresses(*d, *line, list->list->size());
+    if (line) {
+      check_addresses(*d, *line, list->list->size());
+      for (const auto& check : rules::kNodeNamesStage) ctld_.apply(check.run(view, findings_));
+    }
     if (stop) throw *stop;
     if (list && list->ok() && list->list->size() > 1) after_multi_node_line = true;
     if (kind == Kind::defaults) {

@@ -290,7 +290,6 @@ constexpr Check<NodeNameLineView> kNodeNameLine[] = {
     {&GRS151, check_grs151, "node_conf.c:config_record_from_conf_node"},
     {&GRS105, check_grs105, "node_conf.c:expand_nodeline_info"},
     {&GRS107, check_grs107, "node_conf.c:expand_nodeline_info"},
-    {&GRS102, check_grs102, "node_conf.c:_check_callback"},
 };
 
 // After kNodeNameLine, for each NodeAddr=, BcastAddr= and NodeHostname= list of a line that
@@ -304,6 +303,13 @@ constexpr Check<NodeAddressView> kNodeAddress[] = {
 constexpr Check<NodeAddressView> kNodeAddressCount[] = {
     {&GRS106, check_grs106, "node_conf.c:expand_nodeline_info"},
     {&GRS154, check_grs154, "node_conf.c:expand_nodeline_info"},
+};
+
+// Then the line's nodes one by one: expand_nodeline_info checks the address counts before it
+// hands each node to its callback, so a count that does not fit stops slurmctld before the
+// line's node that repeats an earlier one (s2030 m1220, gm56).
+constexpr Check<NodeNameLineView> kNodeNames[] = {
+    {&GRS102, check_grs102, "node_conf.c:_check_callback"},
 };
 
 constexpr Check<PartitionView> kPartition[] = {
@@ -477,6 +483,7 @@ const Stage<GresTypesView> kGresTypesStage{"GresTypes", kGresTypes};
 const Stage<NodeNameLineView> kNodeNameLineStage{"NodeName line", kNodeNameLine};
 const Stage<NodeAddressView> kNodeAddressStage{"NodeAddr/BcastAddr/NodeHostname list", kNodeAddress};
 const Stage<NodeAddressView> kNodeAddressCountStage{"NodeAddr/BcastAddr/NodeHostname count", kNodeAddressCount};
+const Stage<NodeNameLineView> kNodeNamesStage{"NodeName line, node by node", kNodeNames};
 const Stage<PartitionView> kPartitionStage{"PartitionName line", kPartition};
 const Stage<GresConfLineView> kGresConfNodeNameStage{"gres.conf NodeName= line", kGresConfNodeName};
 const Stage<UnknownNodesView> kGresConfUnknownNodesStage{"gres.conf names slurm.conf lacks", kGresConfUnknownNodes};
@@ -507,6 +514,7 @@ std::vector<Placement> placements() {
   place(out, "slurm.conf start-up", kNodeNameLineStage);
   place(out, "slurm.conf start-up", kNodeAddressStage);
   place(out, "slurm.conf start-up", kNodeAddressCountStage);
+  place(out, "slurm.conf start-up", kNodeNamesStage);
   place(out, "slurm.conf start-up", kNodeTableStage);
   place(out, "slurm.conf start-up", kPartitionStage);
   place(out, "slurm.conf start-up", kSelectNodeInitStage);

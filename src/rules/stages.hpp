@@ -47,6 +47,7 @@ extern const Stage<SlurmConfView> kReadSlurmConfStage;
 extern const Stage<NodeNameLineView> kNodeNameLineStage;
 extern const Stage<NodeAddressView> kNodeAddressStage;
 extern const Stage<NodeAddressView> kNodeAddressCountStage;
+extern const Stage<NodeNameLineView> kNodeNamesStage;
 extern const Stage<NodeTableView> kNodeTableStage;
 extern const Stage<PartitionView> kPartitionStage;
 extern const Stage<NodeTableView> kSelectNodeInitStage;
