@@ -170,11 +170,19 @@ class Analyzer {
   rules::GresLoadView load_view(const ClassReplay& rp) const;
   /// Applies a gres.conf load check's outcome to the class; false when the load stops there.
   bool apply_load(ClassReplay& rp, const rules::Outcome& o);
+  /// slurmctld loads a CLOUD node's gres.conf itself at start-up (_gres_reconfig): a line that
+  /// load logs without naming a node is in the controller's log for every node alike.
+  void note_ctld_load_log(const ClassReplay& rp, const rules::Outcome& o, std::size_t since) {
+    const bool logged = o.kind() == rules::Outcome::Kind::degraded || o.kind() == rules::Outcome::Kind::skip_record;
+    if (rp.node.cloud && logged && findings_.quotes_line_without_node(since)) ctld_load_logged_ = true;
+  }
   /// Runs a gres.conf load stage: stop at a fatal, skip when a check ends the record.
   template <class View>
   LineRead run_load_stage(ClassReplay& rp, const rules::Stage<View>& stage, const View& view) {
     for (const rules::Check<View>& check : stage) {
+      const std::size_t before = findings_.reported_count();
       const rules::Outcome o = check.run(view, findings_);
+      note_ctld_load_log(rp, o, before);
       if (!apply_load(rp, o)) return LineRead::stop;
       if (o.skips_rest()) return LineRead::skip;
     }
@@ -240,6 +248,7 @@ class Analyzer {
   std::string global_autodetect_;
   const KeyValue* global_autodetect_kv_ = nullptr;
   StartupFate ctld_;
+  bool ctld_load_logged_ = false;  ///< see note_ctld_load_log()
   std::uint64_t expanded_ = 0;     ///< names made from hostlists so far (see spend())
   std::uint64_t named_nodes_ = 0;  ///< node names on every NodeName line so far, duplicates included
   // Node classes (classes.cpp).

@@ -37,6 +37,14 @@ DiagnosticBuilder Findings::report(const RuleInfo& rule, Span span, std::string 
   return DiagnosticBuilder(it->second.d);
 }
 
+bool Findings::quotes_line_without_node(std::size_t since) const {
+  for (std::size_t i = since; i < calls_.size(); ++i) {
+    const std::string& line = calls_[i].p->d.slurm_message;
+    if (!line.empty() && line.find(kNode) == std::string::npos && line.find(kNodes) == std::string::npos) return true;
+  }
+  return false;
+}
+
 std::string more_lines(std::size_t n, std::string_view verb) {
   return fmt::format("; {} more line{} {}", n, n == 1 ? "" : "s", verb);
 }

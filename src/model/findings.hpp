@@ -75,6 +75,11 @@ class Findings {
 
   /// Whether the current class reported anything.
   bool reported() const { return !calls_.empty(); }
+  /// How many findings the current class reported so far.
+  std::size_t reported_count() const { return calls_.size(); }
+  /// Whether a finding the current class reported since `since` (a reported_count()) quotes
+  /// a Slurm line that names no node (no node placeholder in it).
+  bool quotes_line_without_node(std::size_t since) const;
   /// Other nodes of the current class read other lines that say the same: `where` maps each
   /// place a finding of the class is about (its span, then the related notes the class added)
   /// to theirs. A new place becomes a related note (`message` for the finding's own span),
