@@ -2,6 +2,8 @@
 // Small locale-independent string helpers shared by the parsers (Slurm uses the C locale).
 #pragma once
 
+#include <climits>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +55,12 @@ inline std::string dirname_of(const std::string& path) {
   if (slash == std::string::npos) return ".";
   if (slash == 0) return "/";
   return path.substr(0, slash);
+}
+
+/// The path with symlinks, "." and ".." resolved; the path as given when it does not exist.
+inline std::string real_path(const std::string& path) {
+  char buf[PATH_MAX];
+  return ::realpath(path.c_str(), buf) ? std::string(buf) : path;
 }
 
 inline std::string join_path(const std::string& dir, const std::string& name) {

@@ -65,9 +65,33 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
   std::string base =
       profile_.include_relative_to_including_file() ? dirname_of(sources_.path(file)) : options_.slurm_conf_dir;
   const std::string as_slurm_reads = path.empty() || path[0] == '/' ? path : join_path(base, path);
-  const std::string full = map_prefix(as_slurm_reads, options_.prefix_map);
+  std::string full = map_prefix(as_slurm_reads, options_.prefix_map);
   // Findings name the file greslint read; the path Slurm reads is said where it differs.
-  const std::string mapped = full == as_slurm_reads ? std::string() : fmt::format(" (for {}, by the prefix map)", as_slurm_reads);
+  std::string mapped = full == as_slurm_reads ? std::string() : fmt::format(" (for {}, by the prefix map)", as_slurm_reads);
+  if (full == as_slurm_reads && reads_checkout_of(path)) {
+    const CheckoutCopy copy = checkout_copy(path);
+    if (copy.path.empty()) {
+      out_.report(rules::GRS011, name_span,
+                  fmt::format("greslint does not check included file {}: it is not on this machine, and this "
+                              "checkout has no copy of it beside slurm.conf",
+                              path))
+          .effect(Effect::advice, Daemon::none)
+          .help(fmt::format("add the file to the checkout, or say where it is: --prefix-map {}=DIR (PrefixMap= in "
+                            ".greslint.conf); on the cluster, {} exits if the file is missing there",
+                            dirname_of(path), to_string(daemon_for(options_.table))));
+      return;
+    }
+    out_.report(rules::GRS011, name_span,
+                fmt::format("read {} for included file {}: slurm.conf is not in {}, so its folder is taken as a "
+                            "checkout of that one",
+                            copy.path, path, copy.site_folder))
+        .severity(Severity::note)
+        .effect(Effect::advice, Daemon::none)
+        .help(fmt::format("to say so explicitly: --prefix-map {}={} (PrefixMap= in .greslint.conf)",
+                          copy.site_folder, options_.slurm_conf_dir));
+    mapped = fmt::format(" (for {}, found in the checkout)", path);
+    full = copy.path;
+  }
   if (!only_space(s.substr(fn_end))) parse_error(file, l, fn_end, result);
   if (include_refused(name, full, [&](std::string message, std::string help) {
         fail(std::move(message), failed_line, std::move(help));
@@ -104,6 +128,40 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
   bytes_read_ += text.size();
   FileId inc = sources_.add(full, std::move(text));
   parse(inc, result, depth + 1);
+}
+
+/// Whether an absolute Include that names no file here is a site path of a checkout: it is
+/// not under slurm.conf's folder. Slurm on the cluster reads the site path; greslint, linting
+/// a copy somewhere else, cannot tell a missing file from one the copy left out. Under
+/// slurm.conf's folder (greslint reading the cluster's own files), a missing file is Slurm's
+/// GRS005 fatal.
+bool Reader::reads_checkout_of(const std::string& path) const {
+  if (path.size() < 2 || path[0] != '/') return false;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 || (errno != ENOENT && errno != ENOTDIR)) return false;
+  const std::string own = real_path(options_.slurm_conf_dir);
+  // The deepest folder of the path that exists, resolved: the Include may name a folder
+  // that is missing too.
+  std::string folder = dirname_of(path);
+  while (folder != "/" && ::stat(folder.c_str(), &st) != 0) folder = dirname_of(folder);
+  const std::string resolved = real_path(folder);
+  const bool under_own = resolved == own || own == "/" ||
+                         (resolved.size() > own.size() && resolved.compare(0, own.size(), own) == 0 &&
+                          resolved[own.size()] == '/');
+  return !under_own;
+}
+
+/// The checkout's copy of a site path: the longest tail of the path that names a regular file
+/// under slurm.conf's folder (/etc/slurm/nodes.d/gpu.conf: nodes.d/gpu.conf, then gpu.conf),
+/// with the site folder that tail leaves (/etc/slurm); none when the checkout has no copy.
+Reader::CheckoutCopy Reader::checkout_copy(const std::string& path) const {
+  for (std::size_t slash = 0; slash != std::string::npos; slash = path.find('/', slash + 1)) {
+    const std::string candidate = join_path(options_.slurm_conf_dir, path.substr(slash + 1));
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+      return {candidate, slash == 0 ? std::string("/") : path.substr(0, slash)};
+  }
+  return {};
 }
 
 /// What to do about an Include naming no file. An absolute path whose file sits beside

@@ -77,6 +77,12 @@ class Reader {
 
   // Include (include.cpp).
   void handle_include(FileId file, const LogicalLine& l, ConfigFile& result, int depth);
+  bool reads_checkout_of(const std::string& path) const;
+  struct CheckoutCopy {
+    std::string path;         ///< the file greslint reads; empty when the checkout has none
+    std::string site_folder;  ///< the part of the Include's path the checkout stands for
+  };
+  CheckoutCopy checkout_copy(const std::string& path) const;
   std::string missing_include_help(const std::string& path) const;
   bool include_refused(const std::string& name, const std::string& full,
                        const std::function<void(std::string, std::string)>& fail) const;

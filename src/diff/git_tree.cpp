@@ -30,11 +30,6 @@ std::string trim_newline(std::string s) {
   return s;
 }
 
-std::string real_path(const std::string& path) {
-  char buf[PATH_MAX];
-  return ::realpath(path.c_str(), buf) ? std::string(buf) : path;
-}
-
 }  // namespace
 
 std::optional<std::string> run_program(const std::vector<std::string>& argv, std::string& error) {

@@ -40,6 +40,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS008", &GRS008},
     {"GRS009", &GRS009},
     {"GRS010", &GRS010},
+    {"GRS011", &GRS011},
     {"GRS101", &GRS101},
     {"GRS102", &GRS102},
     {"GRS103", &GRS103},
@@ -448,7 +449,7 @@ constexpr Check<NodeRegistrationView> kRegistrationNode[] = {
 
 /// The reader reports these while it reads a file (config_reader.cpp, hostlist.cpp); GRS008
 /// also where the model stops at its limits.
-constexpr const RuleInfo* kReader[] = {&GRS001, &GRS002, &GRS003, &GRS004, &GRS005, &GRS006, &GRS007, &GRS008};
+constexpr const RuleInfo* kReader[] = {&GRS001, &GRS002, &GRS003, &GRS004, &GRS005, &GRS006, &GRS007, &GRS008, &GRS011};
 /// The suppression pass reports these over every other finding (suppress.cpp).
 constexpr const RuleInfo* kSuppressions[] = {&GRS009, &GRS010};
 /// node-check compares the model's per-node lines with the hardware (hardware/node_checker.cpp,

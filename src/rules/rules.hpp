@@ -26,6 +26,7 @@ extern const RuleInfo GRS007;  // continuation-joins-tokens
 extern const RuleInfo GRS008;  // unreadable-input
 extern const RuleInfo GRS009;  // unknown-suppression
 extern const RuleInfo GRS010;  // unused-suppression
+extern const RuleInfo GRS011;  // include-outside-checkout
 
 // GRS1xx: slurm.conf.
 extern const RuleInfo GRS101;  // node-topology-reset

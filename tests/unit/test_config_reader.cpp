@@ -183,3 +183,57 @@ TEST_CASE("reader: Include resolution per release", "[reader]") {
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("reader: an absolute Include is the cluster's own file or a checkout's site path", "[reader]") {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "greslint-checkout-test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string site = "/nonexistent-greslint-site/slurm";
+  std::ofstream(dir / "nodes.conf") << "GresTypes=gpu\n";
+  // Linting the cluster's own folder: the Include names slurm.conf's folder, so a missing file
+  // is Slurm's failure.
+  std::ofstream(dir / "own.conf") << "Include " << (dir / "absent.conf").string() << "\nInclude "
+                                   << (dir / "nodes.d" / "nodes.conf").string() << "\n";
+  // Linting a checkout: the Include names another folder.
+  std::ofstream(dir / "checkout.conf") << "Include " << site << "/nodes.conf\nInclude " << site << "/absent.conf\n";
+  auto read = [&](const char* name, Reporter& out, SourceManager& sources) {
+    ReadOptions o;
+    o.slurm_conf_dir = dir.string();
+    return read_config_file((dir / name).string(), o, VersionProfile(kSlurm2205), sources, out);
+  };
+  {
+    SourceManager s; Reporter out;
+    ConfigFile f = read("own.conf", out, s);
+    // Both missing on the cluster, even the one in a folder below slurm.conf's: no copy of
+    // nodes.conf is looked for beside slurm.conf.
+    REQUIRE(out.diagnostics().size() == 2);
+    CHECK(out.diagnostics()[0].rule->id == "GRS005");
+    CHECK(out.diagnostics()[1].rule->id == "GRS005");
+    CHECK(f.failed);
+  }
+  {
+    SourceManager s; Reporter out;
+    ConfigFile f = read("checkout.conf", out, s);
+    REQUIRE(out.diagnostics().size() == 2);
+    CHECK(out.diagnostics()[0].rule->id == "GRS011");
+    CHECK(out.diagnostics()[0].severity == Severity::note);
+    CHECK(out.diagnostics()[0].message.find("slurm.conf is not in " + site + ",") != std::string::npos);
+    CHECK(out.diagnostics()[1].rule->id == "GRS011");
+    CHECK(out.diagnostics()[1].severity == Severity::warning);
+    CHECK_FALSE(f.failed);
+    CHECK(f.files.size() == 2);  // checkout.conf and the checkout's nodes.conf
+    REQUIRE(f.directives.size() == 1);
+    CHECK(f.directives[0].head().key == "GresTypes");
+  }
+  {
+    SourceManager s; Reporter out;
+    ReadOptions o;
+    o.slurm_conf_dir = dir.string();
+    o.prefix_map = {{site, "/nonexistent-greslint-elsewhere"}};  // an explicit map wins: GRS005
+    read_config_file((dir / "checkout.conf").string(), o, VersionProfile(kSlurm2205), s, out);
+    REQUIRE(out.diagnostics().size() == 2);
+    CHECK(out.diagnostics()[0].rule->id == "GRS005");
+  }
+  fs::remove_all(dir);
+}
