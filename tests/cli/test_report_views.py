@@ -187,11 +187,23 @@ class PrefixMap(TempDir):
         report = json.loads(p.stdout) if p.stdout else {"diagnostics": [], "inputs": []}
         return p, [(d["rule"], d["file"]) for d in report["diagnostics"]], report
 
-    def test_without_a_map_the_include_fails_and_help_names_the_map(self):
+    def test_without_a_map_the_checkout_copy_is_read_and_help_names_the_map(self):
         p, found, report = self.rules_and_files()
         self.assertEqual(p.returncode, 1)
-        self.assertEqual(found[0][0], "GRS005")
+        self.assertEqual([r for r, _ in found], ["GRS011", "GRS301"])
+        self.assertEqual(report["diagnostics"][0]["severity"], "note")
         self.assertIn("--prefix-map /etc/slurm=" + self.conf, report["diagnostics"][0]["help"])
+        self.assertIn("cluster/etc-slurm/nodes.conf", report["inputs"])
+
+    def test_without_a_map_or_a_copy_the_rest_is_checked(self):
+        os.remove(os.path.join(self.conf, "nodes.conf"))
+        p, found, report = self.rules_and_files()
+        rules = [r for r, _ in found]
+        self.assertIn(("GRS011", "cluster/etc-slurm/slurm.conf"), found)
+        self.assertEqual(report["diagnostics"][rules.index("GRS011")]["severity"], "warning")
+        # Slurm's verdict on what is left: the nodes were all in the missing file.
+        self.assertIn("GRS150", rules)
+        self.assertNotIn("GRS005", rules)
 
     def test_the_map_reads_the_checkout_and_findings_name_the_real_file(self):
         p, found, report = self.rules_and_files("--prefix-map", "/etc/slurm=" + self.conf)
