@@ -112,8 +112,14 @@ bool Analyzer::load_plugins(ClassReplay& rp) {
   // E3: GPUs without File are dropped (unless AutoDetect fills them in).
   if (!rp.gpus_detected)
     for (auto& [name, recs] : rp.merged)
-      if (iequals(name, "gpu"))
-        recs.erase(std::remove_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files; }), recs.end());
+      if (iequals(name, "gpu")) {
+        auto fileless = std::remove_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files; });
+        // From 23.02 each is a warning naming no node; slurmctld logs it too, loading a CLOUD
+        // node's gres.conf at start-up, so its log has it for every node alike (rw66).
+        if (fileless != recs.end() && rp.node.cloud && profile_.fileless_gpu_removal_is_warning())
+          ctld_load_logged_ = true;
+        recs.erase(fileless, recs.end());
+      }
   return true;
 }
 
