@@ -553,17 +553,26 @@ class Sandbox:
 
     def fix_include_line(self, phys, logical, rel):
         """An absolute Include names a site path: point it at the case's
-        file of the same name, placed under etc/abs/."""
+        copy (the longest tail of the path the case has: nodes.d/gpu.conf,
+        then gpu.conf, as greslint reads a checkout, GRS011), placed under
+        etc/abs/.  A site path the case has no copy of is dropped, as
+        tools/slurm-oracle does: the case is a checkout that left it out,
+        not a cluster that lacks it."""
         inc = is_include(logical)
         if inc is None or not os.path.isabs(inc):
             return phys
         dst = self.absolute_include(inc)
-        src = os.path.join(self.case_dir, os.path.basename(inc))
-        if os.path.isfile(src) and not os.path.exists(dst):
+        parts = inc.lstrip("/").split("/")
+        tails = [os.path.join(self.case_dir, *parts[i:]) for i in range(len(parts))]
+        src = next((t for t in tails if os.path.isfile(t)), None)
+        if src is None:
+            self.notes.append("Include %s dropped: the case has no copy" % inc)
+            return "# [harness] dropped: " + phys
+        if not os.path.exists(dst):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copyfile(src, dst)
             self.notes.append("Include %s read from the case's %s"
-                              % (inc, os.path.basename(inc)))
+                              % (inc, os.path.relpath(src, self.case_dir)))
         return phys.replace(inc, dst, 1)
 
     # -- slurm.conf -----------------------------------------------------------
