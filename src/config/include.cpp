@@ -68,30 +68,8 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
   std::string full = map_prefix(as_slurm_reads, options_.prefix_map);
   // Findings name the file greslint read; the path Slurm reads is said where it differs.
   std::string mapped = full == as_slurm_reads ? std::string() : fmt::format(" (for {}, by the prefix map)", as_slurm_reads);
-  if (full == as_slurm_reads && reads_checkout_of(path)) {
-    const CheckoutCopy copy = checkout_copy(path);
-    if (copy.path.empty()) {
-      out_.report(rules::GRS011, name_span,
-                  fmt::format("greslint does not check included file {}: it is not on this machine, and this "
-                              "checkout has no copy of it beside slurm.conf",
-                              path))
-          .effect(Effect::advice, Daemon::none)
-          .help(fmt::format("add the file to the checkout, or say where it is: --prefix-map {}=DIR (PrefixMap= in "
-                            ".greslint.conf); on the cluster, {} exits if the file is missing there",
-                            dirname_of(path), to_string(daemon_for(options_.table))));
-      return;
-    }
-    out_.report(rules::GRS011, name_span,
-                fmt::format("read {} for included file {}: slurm.conf is not in {}, so its folder is taken as a "
-                            "checkout of that one",
-                            copy.path, path, copy.site_folder))
-        .severity(Severity::note)
-        .effect(Effect::advice, Daemon::none)
-        .help(fmt::format("to say so explicitly: --prefix-map {}={} (PrefixMap= in .greslint.conf)",
-                          copy.site_folder, options_.slurm_conf_dir));
-    mapped = fmt::format(" (for {}, found in the checkout)", path);
-    full = copy.path;
-  }
+  if (full == as_slurm_reads && reads_checkout_of(path) && !read_from_checkout(path, name_span, full, mapped))
+    return;
   if (!only_space(s.substr(fn_end))) parse_error(file, l, fn_end, result);
   if (include_refused(name, full, [&](std::string message, std::string help) {
         fail(std::move(message), failed_line, std::move(help));
@@ -128,6 +106,35 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
   bytes_read_ += text.size();
   FileId inc = sources_.add(full, std::move(text));
   parse(inc, result, depth + 1);
+}
+
+/// An absolute Include of a checkout (reads_checkout_of): points `full` at the checkout's copy
+/// with a note, or warns that the file is not checked and returns false (the line is then
+/// passed over, as if the checkout were the cluster's files without it).
+bool Reader::read_from_checkout(const std::string& path, Span name_span, std::string& full, std::string& mapped) {
+  const CheckoutCopy copy = checkout_copy(path);
+  if (copy.path.empty()) {
+    out_.report(rules::GRS011, name_span,
+                fmt::format("greslint does not check included file {}: it is not on this machine, and this "
+                            "checkout has no copy of it beside slurm.conf",
+                            path))
+        .effect(Effect::advice, Daemon::none)
+        .help(fmt::format("add the file to the checkout, or say where it is: --prefix-map {}=DIR (PrefixMap= in "
+                          ".greslint.conf); on the cluster, {} exits if the file is missing there",
+                          dirname_of(path), to_string(daemon_for(options_.table))));
+    return false;
+  }
+  out_.report(rules::GRS011, name_span,
+              fmt::format("read {} for included file {}: slurm.conf is not in {}, so its folder is taken as a "
+                          "checkout of that one",
+                          copy.path, path, copy.site_folder))
+      .severity(Severity::note)
+      .effect(Effect::advice, Daemon::none)
+      .help(fmt::format("to say so explicitly: --prefix-map {}={} (PrefixMap= in .greslint.conf)", copy.site_folder,
+                        options_.slurm_conf_dir));
+  mapped = fmt::format(" (for {}, found in the checkout)", path);
+  full = copy.path;
+  return true;
 }
 
 /// Whether an absolute Include that names no file here is a site path of a checkout: it is

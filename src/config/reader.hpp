@@ -78,6 +78,7 @@ class Reader {
   // Include (include.cpp).
   void handle_include(FileId file, const LogicalLine& l, ConfigFile& result, int depth);
   bool reads_checkout_of(const std::string& path) const;
+  bool read_from_checkout(const std::string& path, Span name_span, std::string& full, std::string& mapped);
   struct CheckoutCopy {
     std::string path;         ///< the file greslint reads; empty when the checkout has none
     std::string site_folder;  ///< the part of the Include's path the checkout stands for
