@@ -23,11 +23,13 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
   // stay unused (comment lines) are reserved address space, never touched, never resident.
   // An Include counts too: a slurm.conf that includes a 100,000-line nodes.conf had only its
   // own 20 lines reserved, and the doublings held the old and the new vector at once, the
-  // run's peak of memory. Grown by at least half, so 3,125 small Includes stay linear.
+  // run's peak of memory. Grown fourfold: a gres.conf that includes one file per GPU type
+  // moved every directive read so far at each of them (a fifth of a per-node run), and the
+  // room never used is address space only.
   const std::size_t lines = std::size_t(std::count(text.begin(), text.end(), '\n')) + 1;
   const std::size_t wanted = std::min(result.directives.size() + lines, kMaxDirectives);
   if (wanted > result.directives.capacity())
-    result.directives.reserve(std::max(wanted, std::min(result.directives.capacity() * 3 / 2, kMaxDirectives)));
+    result.directives.reserve(std::max(wanted, std::min(result.directives.capacity() * 4, kMaxDirectives)));
   std::uint32_t pos = 0;
   std::uint32_t line_no = 1;
   LogicalLine line;
