@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -91,6 +92,8 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
           profile_.include_relative_to_including_file() ? options_.slurm_conf_dir : dirname_of(sources_.path(file)),
           path);
       if (::stat(other.c_str(), &st) == 0) recover(other, result, depth);
+      else if (full == as_slurm_reads && !reads_live_config())
+        return warn_not_in_checkout(full, name_span, "add the file to the checkout");
     }
     fail(fmt::format("included file {}{} does not exist", full, mapped), failed_line, missing_include_help(path));
     return;
@@ -114,14 +117,10 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
 bool Reader::read_from_checkout(const std::string& path, Span name_span, std::string& full, std::string& mapped) {
   const CheckoutCopy copy = checkout_copy(path);
   if (copy.path.empty()) {
-    out_.report(rules::GRS011, name_span,
-                fmt::format("greslint does not check included file {}: it is not on this machine, and this "
-                            "checkout has no copy of it beside slurm.conf",
-                            path))
-        .effect(Effect::advice, Daemon::none)
-        .help(fmt::format("add the file to the checkout, or say where it is: --prefix-map {}=DIR (PrefixMap= in "
-                          ".greslint.conf); on the cluster, {} exits if the file is missing there",
-                          dirname_of(path), to_string(daemon_for(options_.table))));
+    warn_not_in_checkout(path, name_span,
+                         fmt::format("add the file to the checkout, or say where it is: --prefix-map {}=DIR "
+                                     "(PrefixMap= in .greslint.conf)",
+                                     dirname_of(path)));
     return false;
   }
   out_.report(rules::GRS011, name_span,
@@ -137,13 +136,34 @@ bool Reader::read_from_checkout(const std::string& path, Span name_span, std::st
   return true;
 }
 
+/// An included file this checkout does not have: greslint goes on without it (as Slurm would
+/// if the line were not there) and says that it did.
+void Reader::warn_not_in_checkout(const std::string& path, Span name_span, const std::string& fix) {
+  out_.report(rules::GRS011, name_span,
+              fmt::format("greslint does not check included file {}: this checkout has no copy of it", path))
+      .effect(Effect::advice, Daemon::none)
+      .help(fmt::format("{}; on the cluster, {} exits if the file is missing there", fix,
+                        to_string(daemon_for(options_.table))));
+}
+
+/// Whether slurm.conf is the one Slurm on this machine reads: $SLURM_CONF's folder, or a folder
+/// Slurm's builds read by default. There a missing Include is missing for Slurm too (GRS005);
+/// anywhere else greslint reads a checkout, which may leave out files written on the cluster.
+bool Reader::reads_live_config() const {
+  const std::string own = real_path(options_.slurm_conf_dir);
+  if (const char* env = std::getenv("SLURM_CONF"); env && *env && own == real_path(dirname_of(env))) return true;
+  for (const char* folder : {"/etc/slurm", "/etc/slurm-llnl", "/usr/local/etc", "/usr/local/etc/slurm", "/opt/slurm/etc"})
+    if (own == real_path(folder)) return true;
+  return false;
+}
+
 /// Whether an absolute Include that names no file here is a site path of a checkout: it is
 /// not under slurm.conf's folder. Slurm on the cluster reads the site path; greslint, linting
 /// a copy somewhere else, cannot tell a missing file from one the copy left out. Under
 /// slurm.conf's folder (greslint reading the cluster's own files), a missing file is Slurm's
 /// GRS005 fatal.
 bool Reader::reads_checkout_of(const std::string& path) const {
-  if (path.size() < 2 || path[0] != '/') return false;
+  if (path.size() < 2 || path[0] != '/' || reads_live_config()) return false;
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 || (errno != ENOENT && errno != ENOTDIR)) return false;
   const std::string own = real_path(options_.slurm_conf_dir);

@@ -77,6 +77,8 @@ class Reader {
 
   // Include (include.cpp).
   void handle_include(FileId file, const LogicalLine& l, ConfigFile& result, int depth);
+  bool reads_live_config() const;
+  void warn_not_in_checkout(const std::string& path, Span name_span, const std::string& fix);
   bool reads_checkout_of(const std::string& path) const;
   bool read_from_checkout(const std::string& path, Span name_span, std::string& full, std::string& mapped);
   struct CheckoutCopy {

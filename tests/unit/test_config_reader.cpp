@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -196,7 +197,8 @@ TEST_CASE("reader: an absolute Include is the cluster's own file or a checkout's
   std::ofstream(dir / "own.conf") << "Include " << (dir / "absent.conf").string() << "\nInclude "
                                    << (dir / "nodes.d" / "nodes.conf").string() << "\n";
   // Linting a checkout: the Include names another folder.
-  std::ofstream(dir / "checkout.conf") << "Include " << site << "/nodes.conf\nInclude " << site << "/absent.conf\n";
+  std::ofstream(dir / "checkout.conf") << "Include " << site << "/nodes.conf\nInclude " << site
+                                        << "/absent.conf\nInclude generated.conf\n";
   auto read = [&](const char* name, Reporter& out, SourceManager& sources) {
     ReadOptions o;
     o.slurm_conf_dir = dir.string();
@@ -215,12 +217,14 @@ TEST_CASE("reader: an absolute Include is the cluster's own file or a checkout's
   {
     SourceManager s; Reporter out;
     ConfigFile f = read("checkout.conf", out, s);
-    REQUIRE(out.diagnostics().size() == 2);
+    REQUIRE(out.diagnostics().size() == 3);
     CHECK(out.diagnostics()[0].rule->id == "GRS011");
     CHECK(out.diagnostics()[0].severity == Severity::note);
     CHECK(out.diagnostics()[0].message.find("slurm.conf is not in " + site + ",") != std::string::npos);
-    CHECK(out.diagnostics()[1].rule->id == "GRS011");
-    CHECK(out.diagnostics()[1].severity == Severity::warning);
+    for (int k : {1, 2}) {  // the absolute and the relative file the checkout does not have
+      CHECK(out.diagnostics()[std::size_t(k)].rule->id == "GRS011");
+      CHECK(out.diagnostics()[std::size_t(k)].severity == Severity::warning);
+    }
     CHECK_FALSE(f.failed);
     CHECK(f.files.size() == 2);  // checkout.conf and the checkout's nodes.conf
     REQUIRE(f.directives.size() == 1);
@@ -232,8 +236,20 @@ TEST_CASE("reader: an absolute Include is the cluster's own file or a checkout's
     o.slurm_conf_dir = dir.string();
     o.prefix_map = {{site, "/nonexistent-greslint-elsewhere"}};  // an explicit map wins: GRS005
     read_config_file((dir / "checkout.conf").string(), o, VersionProfile(kSlurm2205), s, out);
-    REQUIRE(out.diagnostics().size() == 2);
+    REQUIRE(out.diagnostics().size() == 3);
     CHECK(out.diagnostics()[0].rule->id == "GRS005");
+  }
+  {
+    // The same file as the cluster's own ($SLURM_CONF names it): every missing file is
+    // missing for Slurm, and the checkout's copy of a site path is not looked for.
+    const char* before = std::getenv("SLURM_CONF");
+    const std::string saved = before ? before : "";
+    ::setenv("SLURM_CONF", (dir / "checkout.conf").c_str(), 1);
+    SourceManager s; Reporter out;
+    read("checkout.conf", out, s);
+    if (before) ::setenv("SLURM_CONF", saved.c_str(), 1); else ::unsetenv("SLURM_CONF");
+    REQUIRE(out.diagnostics().size() == 3);
+    for (const Diagnostic& d : out.diagnostics()) CHECK(d.rule->id == "GRS005");
   }
   fs::remove_all(dir);
 }
