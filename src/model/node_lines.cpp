@@ -214,7 +214,7 @@ void Analyzer::add_nodes(const NodeLine& line, const Hostlist& names, std::vecto
     cluster_.node_names.push_back(host);
     if (const std::uint32_t first = node_index_.insert(cluster_.node_names, node); first != node) {
       cluster_.node_names.pop_back();
-      duplicates.push_back(DuplicateNode{first, r.item});
+      duplicates.push_back(DuplicateNode{first, r.item, node});
       return;
     }
     node_line_of_.push_back(line_index);
