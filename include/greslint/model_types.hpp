@@ -62,6 +62,7 @@ struct NodeLine {
   Span gres_span;
   std::string_view state;  ///< State= (after DEFAULT inheritance)
   Span state_span;         ///< where that State= value is written; invalid when none is
+  std::string_view reason;  ///< Reason= (after DEFAULT inheritance): what scontrol shows of a DOWN or DRAIN node
   bool cloud = false;
 };
 
