@@ -44,8 +44,9 @@ struct TopologyReset {
 
 /// A node name given again in slurm.conf (Slurm refuses it; the model keeps the first).
 struct DuplicateNode {
-  std::uint32_t node;  ///< the node of that name (index into Cluster::node_names)
-  Span span;           ///< where it is named again
+  std::uint32_t node;      ///< the node of that name (index into Cluster::node_names)
+  Span span;               ///< where it is named again
+  std::uint32_t position;  ///< how many distinct nodes slurm.conf names before it
 };
 
 /// One slurm.conf NodeName= line that names nodes (not DEFAULT, not ALL, a valid hostlist).
@@ -61,6 +62,7 @@ struct NodeLine {
   Span gres_span;
   std::string_view state;  ///< State= (after DEFAULT inheritance)
   Span state_span;         ///< where that State= value is written; invalid when none is
+  std::string_view reason;  ///< Reason= (after DEFAULT inheritance): what scontrol shows of a DOWN or DRAIN node
   bool cloud = false;
 };
 

@@ -27,6 +27,18 @@ bool parse_verdict_filter(const std::vector<std::string>& names, std::vector<Ver
   return true;
 }
 
+/// State=FUTURE on the node's line: a running slurmctld keeps the node out of every command's
+/// view ("Node ... not found" from scontrol show node, nothing in sinfo) until its state is
+/// changed (case rw109, 22.05 to 26.05), so the listing leaves it out, like a node slurm.conf
+/// does not name. A slurmctld that stops at start-up takes every node with it, FUTURE or not.
+bool configured_future(const Cluster& c, std::uint32_t n) {
+  if (!c.config || n >= c.node_line_of.size()) return false;
+  const std::uint32_t line = c.node_line_of[n];
+  if (line >= c.config->node_lines.size()) return false;
+  const NodeLine& l = c.config->node_lines[line];
+  return l.state_span.valid() && l.state.size() >= 6 && iequals(l.state.substr(0, 6), "FUTURE");
+}
+
 }  // namespace
 
 int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) {
@@ -56,6 +68,7 @@ int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) 
   bool bad = report.verdict.verdict == Verdict::slurmctld_fatal;
   for (std::uint32_t n = 0; n < c.node_names.size(); ++n) {
     if (only && !only->contains(c.node_names[n])) continue;
+    if (!bad && configured_future(c, n)) continue;
     const Verdict v = c.classes[c.class_of[n]].verdict;
     if (!verdicts.empty() && std::find(verdicts.begin(), verdicts.end(), v) == verdicts.end()) continue;
     report.nodes.push_back(n);

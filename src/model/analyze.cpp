@@ -42,6 +42,7 @@ Cluster Analyzer::run() {
   check_read_slurm_conf();  // memory enforcement, the step manager
   build_nodes();
   check_node_table();
+  apply_down_nodes();  // _handle_all_downnodes, before the partitions
   check_partitions();
   check_select_node_init();
   if (priority_after_nodes) check_priority_init();

@@ -40,6 +40,18 @@ namespace greslint::model {
 /// (node_conf.c:state_str2int): a base state named exactly, else a word starting with CLOUD,
 /// DRAIN or FAIL.
 rules::HeldState held_state(const NodeLine& line);
+rules::HeldState held_state(std::string_view state);
+
+/// What a slurm.conf DownNodes= line does to a node before it registers
+/// (slurmctld/read_config.c:_handle_downnodes_line): the state it sets (DOWN unless State=
+/// says otherwise; UNKNOWN leaves it) and the reason (Reason=, else "Set in slurm.conf").
+struct DownNodesOverride {
+  rules::HeldState held = rules::HeldState::none;
+  bool state_set = false;      ///< a State= other than UNKNOWN replaced the NodeName line's
+  std::string_view state;      ///< as written ("DOWN" when the line gives none)
+  Span state_at;               ///< the State= value, else the DownNodes= value
+  std::string_view reason;
+};
 
 /// slurmctld's fate at start-up: the first fatal decides, unless a later one replaces it
 /// (rules::Outcome::slurmctld_fatal_replacing).
@@ -103,6 +115,7 @@ class Analyzer {
   // ----- startup.cpp ---------------------------------------------------------------
   void check_grestypes();
   void build_nodes();
+  void apply_down_nodes();
   /// The NodeLine of a line that repeated each tail first (node_line_of), by tail.
   struct NodeLinePrototype {
     std::uint32_t defaults_seen = 0;
@@ -255,6 +268,8 @@ class Analyzer {
   std::vector<const GresLine*> global_lines_;         ///< the Name= lines, which every node reads
   NodeGresLines node_gres_lines_;  ///< the NodeName= lines each node reads
   std::vector<std::uint32_t> content_list_of_;        ///< node -> id of what its gres.conf lines say
+  std::vector<DownNodesOverride> down_overrides_;     ///< 1-based ids of down_of_
+  std::vector<std::uint32_t> down_of_;                ///< node -> its DownNodes= override (0: none)
 };
 
 }  // namespace greslint::model

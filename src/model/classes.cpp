@@ -65,6 +65,10 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
       append(l.gres_span.begin);
     }
     key += l.gres;
+    if (held_state(l) != rules::HeldState::none) {  // its Reason= is what scontrol shows
+      key.push_back('\0');
+      key += l.reason;
+    }
     if (!grestypes_.empty() && !l.gres.empty()) {
       for (std::string_view tok : split_commas(l.gres))
         if (!in_grestypes_exact(tok.substr(0, tok.find(':')))) {
@@ -187,11 +191,13 @@ namespace greslint::model {
 void Analyzer::form_classes() {
   const std::vector<std::uint32_t> node_content = node_line_contents();
   const auto node_count = std::uint32_t(cluster_.node_names.size());
-  std::unordered_map<std::uint64_t, std::uint32_t> class_index;  ///< (node content << 32 | lines content) -> class
+  ///< (node content << 32 | lines content) -> class, per DownNodes= override (down_of_)
+  std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> class_index(down_overrides_.size() + 1);
   cluster_.class_of.resize(node_count);
   for (std::uint32_t n = 0; n < node_count; ++n) {
-    auto [it, fresh] = class_index.emplace((std::uint64_t(node_content[node_line_of_[n]]) << 32) | content_list_of_[n],
-                                           std::uint32_t(cluster_.classes.size()));
+    const std::uint32_t down = n < down_of_.size() ? down_of_[n] : 0;
+    auto [it, fresh] = class_index[down].emplace((std::uint64_t(node_content[node_line_of_[n]]) << 32) | content_list_of_[n],
+                                                 std::uint32_t(cluster_.classes.size()));
     if (fresh) cluster_.classes.emplace_back();
     cluster_.classes[it->second].nodes.push_back(n);
     cluster_.class_of[n] = it->second;
@@ -210,7 +216,9 @@ void Analyzer::evaluate_classes() {
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     const std::uint32_t na = cluster_.classes[a].nodes.front(), nb = cluster_.classes[b].nodes.front();
     if (node_line_of_[na] != node_line_of_[nb]) return node_line_of_[na] < node_line_of_[nb];
-    return lines_of(na) < lines_of(nb);
+    const auto la = lines_of(na), lb = lines_of(nb);
+    if (la != lb) return la < lb;
+    return down_of_[na] < down_of_[nb];  // the same lines, another DownNodes= override
   });
   std::vector<const GresLine*> lines;
   for (std::uint32_t ci : order) {

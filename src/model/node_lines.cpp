@@ -3,6 +3,7 @@
 // their names in the cluster's node index.
 #include <algorithm>
 #include <cstdlib>
+#include <unordered_map>
 #include <fmt/format.h>
 
 #include "model/analyzer.hpp"
@@ -176,13 +177,17 @@ NodeLine Analyzer::node_line(const Directive& d, const NodeDefaults& defaults) c
     line.state = state->value;
     line.state_span = state->value_span;
   }
+  if (const KeyValue* reason = get(d, defaults, "Reason")) line.reason = reason->value;
   line.cloud = line.state_span.valid() && icontains(line.state, "CLOUD");
   return line;
 }
 
 rules::HeldState held_state(const NodeLine& line) {
   if (!line.state_span.valid()) return rules::HeldState::none;
-  const std::string_view s = line.state;
+  return held_state(line.state);
+}
+
+rules::HeldState held_state(std::string_view s) {
   if (iequals(s, "DOWN")) return rules::HeldState::down;
   auto starts = [&](std::string_view prefix) { return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix); };
   // The base names are compared first: CLOUD... is IDLE+CLOUD, whatever follows.
@@ -214,11 +219,65 @@ void Analyzer::add_nodes(const NodeLine& line, const Hostlist& names, std::vecto
     cluster_.node_names.push_back(host);
     if (const std::uint32_t first = node_index_.insert(cluster_.node_names, node); first != node) {
       cluster_.node_names.pop_back();
-      duplicates.push_back(DuplicateNode{first, r.item});
+      duplicates.push_back(DuplicateNode{first, r.item, node});
       return;
     }
     node_line_of_.push_back(line_index);
   });
+}
+
+
+// slurmctld/read_config.c:_handle_all_downnodes: each DownNodes= line, in file order, sets the
+// state and reason of the nodes it names. A State= that state_str2int refuses makes Slurm log
+// "Invalid State" and skip the line; a name slurm.conf lacks is logged and skipped. Later
+// lines win; State=UNKNOWN leaves the state and still replaces the reason.
+void Analyzer::apply_down_nodes() {
+  down_of_.assign(cluster_.node_names.size(), 0);
+  // Interned: nodes under the same override share its id (and so, all else equal, a class).
+  std::unordered_map<std::string, std::uint32_t> ids;
+  auto intern = [&](const DownNodesOverride& o) {
+    std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}", int(o.held), o.state_set, o.state,
+                                  o.state_at.file.index, o.state_at.begin, o.state_at.end, o.reason);
+    auto [it, fresh] = ids.emplace(std::move(key), std::uint32_t(down_overrides_.size() + 1));
+    if (fresh) down_overrides_.push_back(o);
+    return it->second;
+  };
+  for (const Directive& d : slurm_.directives) {
+    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "DownNodes")) continue;
+    DownNodesOverride o;
+    o.state = "DOWN";
+    o.state_at = d.head().value_span;
+    if (const KeyValue* st = d.find("State")) {
+      o.state = st->value;
+      o.state_at = st->value_span;
+    }
+    const std::string_view s = o.state;
+    auto starts = [&](std::string_view p) { return s.size() >= p.size() && iequals(s.substr(0, p.size()), p); };
+    const bool known = iequals(s, "DOWN") || iequals(s, "UNKNOWN") || iequals(s, "IDLE") || iequals(s, "ALLOCATED") ||
+                       iequals(s, "ERROR") || iequals(s, "MIXED") || iequals(s, "FUTURE") || starts("CLOUD") ||
+                       starts("DRAIN") || starts("FAIL");
+    if (!known) continue;
+    o.held = held_state(s);
+    o.state_set = !iequals(s, "UNKNOWN");
+    const KeyValue* reason = d.find("Reason");
+    o.reason = reason ? reason->value : std::string_view("Set in slurm.conf");
+    const HostlistResult names = parse_hostlist(d.head().value, d.head().value_span, profile_);
+    if (!names.list) continue;
+    spend(names.list->size(), d.head().value_span);
+    names.list->for_each([&](const std::string& host, const HostRange&) {
+      const std::uint32_t n = node_index_.find(cluster_.node_names, host);
+      if (n == NodeIndex::kNone) return;
+      DownNodesOverride merged = o;
+      if (!o.state_set && down_of_[n] != 0) {  // UNKNOWN keeps what an earlier line set
+        const DownNodesOverride& before = down_overrides_[down_of_[n] - 1];
+        merged.held = before.held;
+        merged.state_set = before.state_set;
+        merged.state = before.state;
+        merged.state_at = before.state_at;
+      }
+      down_of_[n] = intern(merged);
+    });
+  }
 }
 
 }  // namespace greslint::model

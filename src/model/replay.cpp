@@ -108,8 +108,22 @@ void Analyzer::register_node(ClassReplay& rp, const std::string& rep) {
 // it. A refused registration (INVALID_REG) drains only a node that is not DOWN, DRAIN or FAIL
 // already; 23.02+ then sets its reason all the same, 22.05 leaves it empty.
 void Analyzer::register_node_state(ClassReplay& rp, const std::string& rep, std::optional<std::string>& drain_reason) {
-  const rules::HeldState held = held_state(rp.node);
-  if (drain_reason && held != rules::HeldState::none && profile_.version() < kSlurm2302) drain_reason = std::string();
+  rules::HeldState held = held_state(rp.node);
+  std::string_view state = rp.node.state, reason = rp.node.reason;
+  Span state_at = rp.node.state_span;
+  const DownNodesOverride* down = nullptr;
+  if (const std::uint32_t n = rp.cls.nodes.front(); n < down_of_.size() && down_of_[n] != 0) {
+    down = &down_overrides_[down_of_[n] - 1];
+    if (down->state_set) {
+      held = down->held;
+      state = down->state;
+      state_at = down->state_at;
+    }
+    reason = down->reason;
+  }
+  // A node already DOWN, DRAIN or FAIL keeps its reason in 22.05 when the GRES checks refuse it.
+  if (drain_reason && held != rules::HeldState::none && profile_.version() < kSlurm2302)
+    drain_reason = std::string(reason);
   const KeyValue* rts = setting("ReturnToService");
   std::uint16_t ret2service = 0;  // DEFAULT_RETURN_TO_SERVICE in every modelled release
   if (rts) {  // s_p_get_uint16: strtoul in any base; a value it refuses stops slurmctld earlier (GRS003)
@@ -120,7 +134,8 @@ void Analyzer::register_node_state(ClassReplay& rp, const std::string& rep, std:
                   : (end && *end == '\0' && v <= 0xffff) ? std::uint16_t(v)
                                                           : 0;
   }
-  const rules::NodeRegistrationView view{profile_, rp.node, rep, held, rts, ret2service, drain_reason.has_value()};
+  const rules::NodeRegistrationView view{profile_, rp.node, rep, held, state, state_at, reason, down != nullptr && down->state_set,
+                                         rts, ret2service, drain_reason.has_value()};
   for (const auto& check : rules::kRegistrationNodeStage) {
     const rules::Outcome o = check.run(view, findings_);
     if (o.kind() == rules::Outcome::Kind::drain && !drain_reason) drain_reason = o.reason();

@@ -109,16 +109,18 @@ bool Analyzer::load_plugins(ClassReplay& rp) {
     const rules::GresPluginView view{rp.load, name, rp.merged[name], nullptr};
     if (run_load_stage(rp, rules::kGresPluginLoadStage, view) == LineRead::stop) return false;
   }
-  // E3: GPUs without File are dropped (unless AutoDetect fills them in).
+  // E3: GPUs without File are dropped (unless AutoDetect fills them in). From 23.02 each one
+  // is a warning, "Ignoring file-less GPU gpu:(null) from final GRES list" (22.05: debug),
+  // that names no node; slurmctld loads a CLOUD node's gres.conf itself at start-up, so the
+  // warning is in its log for every node alike (rw66).
   if (!rp.gpus_detected)
     for (auto& [name, recs] : rp.merged)
       if (iequals(name, "gpu")) {
-        auto fileless = std::remove_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files; });
-        // From 23.02 each is a warning naming no node; slurmctld logs it too, loading a CLOUD
-        // node's gres.conf at start-up, so its log has it for every node alike (rw66).
-        if (fileless != recs.end() && rp.node.cloud && profile_.fileless_gpu_removal_is_warning())
+        const bool warned =
+            std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files && r.count > 0; });
+        if (warned && rp.node.cloud && profile_.fileless_gpu_removal_is_warning())
           ctld_load_logged_ = true;
-        recs.erase(fileless, recs.end());
+        recs.erase(std::remove_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files; }), recs.end());
       }
   return true;
 }

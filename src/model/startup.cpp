@@ -46,7 +46,6 @@ void Analyzer::build_nodes() {
   NodeDefaults defaults;  // NodeName=DEFAULT lines accumulate; each line sees them as they are then
   std::uint32_t defaults_seen = 0;
   std::vector<DuplicateNode> duplicates;
-  bool after_multi_node_line = false;
   HostlistResult names;
   for (const Directive* d : lines) {
     using Kind = rules::NodeNameLineView::Kind;
@@ -68,7 +67,7 @@ void Analyzer::build_nodes() {
       if (auto it = defaults.find("tresweights"); it != defaults.end()) weights = it->second;
     const rules::NodeNameLineView view{profile_,  settings_,          *d,
                                        kind,      list,               line ? &*line : nullptr,
-                                       duplicates, cluster_.node_names, after_multi_node_line,
+                                       duplicates, cluster_.node_names,
                                        weights};
     for (const auto& check : rules::kNodeNameLineStage) ctld_.apply(check.run(view, findings_));
     if (line) {
@@ -76,7 +75,6 @@ void Analyzer::build_nodes() {
       for (const auto& check : rules::kNodeNamesStage) ctld_.apply(check.run(view, findings_));
     }
     if (stop) throw *stop;
-    if (list && list->ok() && list->list->size() > 1) after_multi_node_line = true;
     if (kind == Kind::defaults) {
       for (const KeyValue& kv : d->rest()) defaults[to_lower(kv.spec->name)] = &kv;
       ++defaults_seen;

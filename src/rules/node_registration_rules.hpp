@@ -24,7 +24,11 @@ struct NodeRegistrationView {
   const VersionProfile& profile;
   const NodeLine& node;          ///< its State= (node.state, after DEFAULT inheritance)
   const std::string& rep;        ///< the node Slurm's log lines name
-  HeldState held;                ///< the state State= gives the node before it registers
+  HeldState held;                ///< the state State= (or DownNodes=) gives the node before it registers
+  std::string_view state;        ///< that State= value as written
+  Span state_at;                 ///< where; invalid when no State= or DownNodes= line sets one
+  std::string_view reason;       ///< the reason scontrol shows for it: Reason= of that line
+  bool down_nodes;               ///< the state comes from a DownNodes= line
   const KeyValue* return_to_service;  ///< ReturnToService=; null: the default, 0
   std::uint16_t ret2service;          ///< ReturnToService as slurmctld reads it
   bool invalid_reg;  ///< the GRES checks already refused the registration (INVALID_REG)

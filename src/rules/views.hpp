@@ -49,10 +49,6 @@ struct NodeNameLineView {
   /// (a hostile file can repeat a million names).
   const std::vector<DuplicateNode>& duplicates;
   const std::vector<std::string>& node_names;
-  /// Whether a line before this one named more than one node. slurmctld builds its name
-  /// table (read_config.c) once the first such line is read, and that table, not the node
-  /// records, then reports a name given twice (GRS102's message).
-  bool after_multi_node_line;
   const KeyValue* tres_weights;  ///< TRESWeights=, the line's own or NodeName=DEFAULT's
 };
 
