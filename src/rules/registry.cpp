@@ -108,6 +108,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS210", &GRS210},
     {"GRS211", &GRS211},
     {"GRS212", &GRS212},
+    {"GRS213", &GRS213},
     {"GRS214", &GRS214},
     {"GRS215", &GRS215},
     {"GRS216", &GRS216},
@@ -380,6 +381,7 @@ constexpr Check<GresRecordView> kGresRecord[] = {
     {&GRS208, check_grs208, "gres.c:_parse_gres_config Cores"},
     {&GRS209, check_grs209, "gres.c:_parse_gres_config File"},
     {&GRS215, check_grs215, "gres.c:_parse_gres_config File"},
+    {&GRS213, check_grs213, "gres.c:_validate_file"},
 };
 
 constexpr Check<GresRecordView> kGresRecordAfterFiles[] = {

@@ -210,6 +210,8 @@ Outcome check_grs211_unreadable(const GresRecordView&, Findings&);
 Outcome check_grs211_too_large(const GresRecordView&, Findings&);
 extern const RuleInfo GRS212;  // count-differs-from-files
 Outcome check_grs212(const GresRecordView&, Findings&);
+extern const RuleInfo GRS213;  // glued-device-path
+Outcome check_grs213(const GresRecordView&, Findings&);
 extern const RuleInfo GRS214;  // invalid-links
 Outcome check_grs214(const GresRecordView&, Findings&);
 extern const RuleInfo GRS215;  // invalid-file-hostlist
