@@ -98,6 +98,7 @@ void Analyzer::register_node(ClassReplay& rp, const std::string& rep) {
                                  misspelled, rp.records,     reported_count(recs, name, detect),
                                  detect,     shared_on_node, config_overrides,
                                  false};
+    view.ctld_walked_at_startup = rp.node.cloud && !rp.autodetect_active;
     register_name(rp.cls, view, drain_reason);
   }
   register_node_state(rp, rep, drain_reason);
