@@ -152,13 +152,14 @@ def write_recorded_mutant(record, folder):
     write_mutant(m, record["base"], record["ops"], folder)
 
 
-def recompare(paths, greslint, save=None):
+def recompare(paths, greslint, save=None, json_out=None):
     """Compare another greslint binary with the Slurm answers of --json files, without the
     daemons: each line holds its mutant's files (a later corpus draws other mutants for the
     same seed, so the files, not the seed, say what was probed). Returns the exit status."""
     known = load_known()
     stats = collections.defaultdict(collections.Counter)
     work = tempfile.mkdtemp(prefix="greslint-recompare.")
+    out = open(json_out, "w") if json_out else None
     try:
         for path in paths:
             with open(path) as f:
@@ -173,9 +174,13 @@ def recompare(paths, greslint, save=None):
                     res["known"] = known_class(res, known) if res["outcome"] == "disagree" else None
                     tally(stats, res)
                     report_result(res, folder, save)
+                    if out:
+                        out.write(json.dumps(res) + "\n")
                     shutil.rmtree(folder, ignore_errors=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        if out:
+            out.close()
     releases = [r for r in slurm_live.RELEASES if stats[(r, None)]]
     print(summary(stats, releases))
     total = collections.Counter()
@@ -264,7 +269,8 @@ def main(argv=None):
     ap.add_argument("--cases", default=os.path.join(CONFORMANCE, "cases"))
     ap.add_argument("--save", metavar="DIR", help="write each disagreeing mutant (a case folder with "
                     "Slurm's and greslint's answers) under DIR")
-    ap.add_argument("--json", metavar="FILE", help="write every result as JSON lines to FILE")
+    ap.add_argument("--json", metavar="FILE", help="write every result as JSON lines to FILE (with "
+                    "--recompare: the new comparisons)")
     ap.add_argument("--write", nargs=2, metavar=("I", "DIR"), help="only write mutant I as a case folder")
     ap.add_argument("--summarize", nargs="+", metavar="JSONL", help="only print the tables of --json files")
     ap.add_argument("--recompare", nargs="+", metavar="JSONL",
@@ -281,7 +287,7 @@ def main(argv=None):
     if a.recompare:
         if not a.greslint:
             ap.error("--recompare needs --greslint PATH")
-        return recompare(a.recompare, a.greslint, a.save)
+        return recompare(a.recompare, a.greslint, a.save, a.json)
     if not a.greslint and not a.json:
         ap.error("--greslint PATH is required (or --json FILE, to record Slurm's answers only)")
     releases = a.release or list(slurm_live.RELEASES)
