@@ -366,7 +366,8 @@ constexpr Check<NodeGresView> kNodeGres[] = {
 
 // ----- slurmd reads gres.conf for a node class (gres.c:gres_g_node_config_load) -----------
 
-// gres.conf's AutoDetect= line, which _parse_gres_config takes before any record.
+// gres.conf's AutoDetect= line, which gres_g_node_config_load takes once s_p_parse_file has
+// read every record (_handle_global_autodetect), unless a NodeName= line set the node's own.
 constexpr Check<GresLoadView> kGresConfAutoDetect[] = {
     {&GRS204, check_grs204_global, "gres.c:_parse_gres_config AutoDetect"},
 };
