@@ -55,6 +55,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS114", &GRS114},
     {"GRS115", &GRS115},
     {"GRS116", &GRS116},
+    {"GRS117", &GRS117},
     {"GRS120", &GRS120},
     {"GRS121", &GRS121},
     {"GRS122", &GRS122},
@@ -362,6 +363,7 @@ constexpr Check<UnknownNodesView> kGresConfUnknownNodes[] = {
 constexpr Check<NodeGresView> kNodeGres[] = {
     {&GRS110, check_grs110, "gres.c:gres_name_filter"},
     {&GRS115, check_grs115, "gres.c:_get_gres_cnt"},
+    {&GRS117, check_grs117, "gres.c:gres_init_node_config"},
 };
 
 // ----- slurmd reads gres.conf for a node class (gres.c:gres_g_node_config_load) -----------

@@ -60,6 +60,8 @@ Outcome check_grs115(const NodeGresView&, Findings&);
 extern const RuleInfo GRS116;  // mixed-typed-untyped-gres
 Outcome check_grs116(const GresLoadView&, Findings&);
 
+extern const RuleInfo GRS117;  // shared-gres-count-without-gpu
+Outcome check_grs117(const NodeGresView&, Findings&);
 extern const RuleInfo GRS120;  // required-setting-missing
 Outcome check_grs120_cluster_name(const SlurmConfView&, Findings&);
 Outcome check_grs120_controller(const SlurmConfView&, Findings&);
