@@ -196,7 +196,9 @@ using GresCounts = std::map<std::pair<std::string, std::string>, std::uint64_t>;
 
 GresCounts totals(const std::vector<GresItem>& items, bool by_type) {
   GresCounts c;
-  for (const GresItem& g : items) c[{g.name, by_type ? g.type : ""}] += g.count;
+  // A count of 0 is no GRES: scontrol shows Gres=shard:8 for slurm.conf's gpu:0,shard:8 (gm62).
+  for (const GresItem& g : items)
+    if (g.count > 0) c[{g.name, by_type ? g.type : ""}] += g.count;
   return c;
 }
 

@@ -52,9 +52,10 @@ Cluster Analyzer::run() {
   form_classes();
   evaluate_classes();
   stop_at_first_cloud_load_fatal();
-  // What slurmctld logged loading a CLOUD node's gres.conf names no node: a reader of its log
-  // (and the conformance harness) takes it as about every node (s2030 m248, gm57).
-  if (ctld_load_logged_)
+  // What slurmctld logged at start-up, loading a CLOUD node's gres.conf or building a node's
+  // GRES from slurm.conf, naming no node: a reader of its log (and the conformance harness)
+  // takes it as about every node (s2030 m248, gm57; s2042 m86, gm62).
+  if (ctld_startup_logged_)
     for (NodeClass& c : cluster_.classes) degrade(c);
   // The cluster as a whole.
   check_policy();

@@ -187,7 +187,7 @@ class Analyzer {
   /// load logs without naming a node is in the controller's log for every node alike.
   void note_ctld_load_log(const ClassReplay& rp, const rules::Outcome& o, std::size_t since) {
     const bool logged = o.kind() == rules::Outcome::Kind::degraded || o.kind() == rules::Outcome::Kind::skip_record;
-    if (rp.node.cloud && logged && findings_.quotes_line_without_node(since)) ctld_load_logged_ = true;
+    if (rp.node.cloud && logged && findings_.quotes_line_without_node(since)) ctld_startup_logged_ = true;
   }
   /// Runs a gres.conf load stage: stop at a fatal, skip when a check ends the record.
   template <class View>
@@ -261,7 +261,9 @@ class Analyzer {
   std::string global_autodetect_;
   const KeyValue* global_autodetect_kv_ = nullptr;
   StartupFate ctld_;
-  bool ctld_load_logged_ = false;  ///< see note_ctld_load_log()
+  /// slurmctld logged a line at start-up that names no node (note_ctld_load_log(),
+  /// check_node_gres()): every node is degraded.
+  bool ctld_startup_logged_ = false;
   std::uint64_t expanded_ = 0;     ///< names made from hostlists so far (see spend())
   std::uint64_t named_nodes_ = 0;  ///< node names on every NodeName line so far, duplicates included
   // Node classes (classes.cpp).

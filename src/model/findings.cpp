@@ -40,7 +40,11 @@ DiagnosticBuilder Findings::report(const RuleInfo& rule, Span span, std::string 
 bool Findings::quotes_line_without_node(std::size_t since) const {
   for (std::size_t i = since; i < calls_.size(); ++i) {
     const std::string& line = calls_[i].p->d.slurm_message;
-    if (!line.empty() && line.find(kNode) == std::string::npos && line.find(kNodes) == std::string::npos) return true;
+    // A node is named by a placeholder, or as Slurm writes a NodeName line's hostlist into
+    // its message ("Invalid GRES configured on node cn-[01-16]: GPU:1").
+    const bool names_node = line.find(kNode) != std::string::npos || line.find(kNodes) != std::string::npos ||
+                            line.find("on node ") != std::string::npos;
+    if (!line.empty() && !names_node) return true;
   }
   return false;
 }

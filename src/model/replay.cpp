@@ -73,8 +73,14 @@ void Analyzer::check_node_gres(ClassReplay& rp) {
   std::map<std::string, GresCount>& conf = rp.conf;
   for (const std::string& name : grestypes_) conf.emplace(name, count_gres(filtered, name));
   const rules::NodeGresView gres_view{node, grestypes_, dropped, conf};
-  for (const auto& check : rules::kNodeGresStage)
-    if (check.run(gres_view, findings_).kind() == rules::Outcome::Kind::degraded) degrade(rp.cls);
+  for (const auto& check : rules::kNodeGresStage) {
+    const std::size_t before = findings_.reported_count();
+    if (check.run(gres_view, findings_).kind() != rules::Outcome::Kind::degraded) continue;
+    degrade(rp.cls);
+    // slurmctld builds every node's GRES from slurm.conf at start-up (gres_init_node_config):
+    // a line it logs there without naming a node is in its log for every node (s2042 m86).
+    if (findings_.quotes_line_without_node(before)) ctld_startup_logged_ = true;
+  }
 }
 
 // Stage F: slurmctld at registration, per name (§6.F, order as in §8 step 6-8).
@@ -98,6 +104,7 @@ void Analyzer::register_node(ClassReplay& rp, const std::string& rep) {
                                  misspelled, rp.records,     reported_count(recs, name, detect),
                                  detect,     shared_on_node, config_overrides,
                                  false};
+    view.ctld_walked_at_startup = rp.node.cloud && !rp.autodetect_active;
     register_name(rp.cls, view, drain_reason);
   }
   register_node_state(rp, rep, drain_reason);

@@ -51,7 +51,6 @@ rules::GresLoadView Analyzer::load_view(const ClassReplay& rp) const {
 }
 
 bool Analyzer::read_records(ClassReplay& rp) {
-  if (run_load_stage(rp, rules::kGresConfAutoDetectStage, load_view(rp)) == LineRead::stop) return false;
   std::vector<const GresLine*> by_file = rp.lines;
   std::sort(by_file.begin(), by_file.end(), [](auto* a, auto* b) { return a->file_order < b->file_order; });
   std::vector<std::pair<const GresLine*, GresRecord>> parsed;
@@ -68,6 +67,12 @@ bool Analyzer::read_records(ClassReplay& rp) {
     fatal(rp.cls, rp.load_fatal, fmt::format("error opening/reading {}", in_.gres_conf_path));
     return false;
   }
+  // The file's own AutoDetect= line is taken once every record is read
+  // (_handle_global_autodetect), and not at all for a node whose NodeName= line set its own:
+  // a value this release does not know is then never looked at (s2042 m249).
+  if (!rp.node_autodetect &&
+      run_load_stage(rp, rules::kGresConfAutoDetectStage, load_view(rp)) == LineRead::stop)
+    return false;
   // Slurm's record list: every Name= record, then every NodeName= record.
   std::vector<GresRecord>& records = rp.records;
   for (auto& [line, r] : parsed)

@@ -48,8 +48,9 @@ Outcome check_grs303(const RegistrationView& v, Findings& out) {
   const GresRecord& bad = v.records[usable];  // has a line: only gres.conf records carry Cores=
   // 26.05 keeps a CLOUD node in service: slurmctld already loaded its gres.conf at start-up
   // and refuses to change the count it found then, so registration logs the error and the
-  // node stays IDLE (live: c10c, and with the bad record first or third).
-  if (v.node.cloud && v.profile.unread_records_leave_topology()) {
+  // node stays IDLE (live: c10c, and with the bad record first or third). Not when AutoDetect
+  // stopped that load: the node registers as on 24.11 (s2040 m171, gm60).
+  if (v.ctld_walked_at_startup && v.profile.unread_records_leave_topology()) {
     out.report(GRS303, bad.span_of("Cores"),
                fmt::format("slurmctld {} cannot read Cores={} for the CLOUD nodes {}; it logs the error and keeps "
                            "them in service without that record's topology",

@@ -55,6 +55,19 @@ Outcome check_grs311(const RegistrationView& v, Findings& out) {
     std::string slurm = fmt::format("gres/{} GRES core specification {} for node {} doesn't match socket boundaries. "
                                     "(Socket {} is cores {}-{})", v.name, format_index_list(*r.core_bits), kNode,
                                     bad_socket, first, last);
+    // 26.05 keeps a CLOUD node in service, as for a Cores= it cannot read (GRS303): slurmctld
+    // walked its records loading its gres.conf at start-up, logged this there, and at
+    // registration finds the count it found then and rebuilds nothing (s2040 m37, gm59).
+    if (v.ctld_walked_at_startup && v.profile.unread_records_leave_topology()) {
+      out.report(GRS311, r.span_of("Cores"),
+                 fmt::format("Cores={} splits socket {} (cores {}-{}); slurmctld {} logs it loading the CLOUD nodes' "
+                             "gres.conf at start-up and keeps them in service without that record's topology",
+                             *r.cores, bad_socket, first, last, v.profile.version().str()))
+          .slurm("_check_core_range_matches_sock: " + slurm)
+          .effect(Effect::degraded, Daemon::slurmctld)
+          .help(fmt::format("use Cores={}-{} (the whole socket)", first, last));
+      return Outcome::degraded().and_skip_rest();
+    }
     out.report(GRS311, r.span_of("Cores"),
                fmt::format("Cores={} splits socket {} (cores {}-{}); Slurm {} requires {}", *r.cores, bad_socket, first,
                            last, v.profile.version().str(),

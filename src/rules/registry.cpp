@@ -56,6 +56,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS114", &GRS114},
     {"GRS115", &GRS115},
     {"GRS116", &GRS116},
+    {"GRS117", &GRS117},
     {"GRS120", &GRS120},
     {"GRS121", &GRS121},
     {"GRS122", &GRS122},
@@ -109,6 +110,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS210", &GRS210},
     {"GRS211", &GRS211},
     {"GRS212", &GRS212},
+    {"GRS213", &GRS213},
     {"GRS214", &GRS214},
     {"GRS215", &GRS215},
     {"GRS216", &GRS216},
@@ -362,11 +364,13 @@ constexpr Check<UnknownNodesView> kGresConfUnknownNodes[] = {
 constexpr Check<NodeGresView> kNodeGres[] = {
     {&GRS110, check_grs110, "gres.c:gres_name_filter"},
     {&GRS115, check_grs115, "gres.c:_get_gres_cnt"},
+    {&GRS117, check_grs117, "gres.c:gres_init_node_config"},
 };
 
 // ----- slurmd reads gres.conf for a node class (gres.c:gres_g_node_config_load) -----------
 
-// gres.conf's AutoDetect= line, which _parse_gres_config takes before any record.
+// gres.conf's AutoDetect= line, which gres_g_node_config_load takes once s_p_parse_file has
+// read every record (_handle_global_autodetect), unless a NodeName= line set the node's own.
 constexpr Check<GresLoadView> kGresConfAutoDetect[] = {
     {&GRS204, check_grs204_global, "gres.c:_parse_gres_config AutoDetect"},
 };
@@ -381,6 +385,7 @@ constexpr Check<GresRecordView> kGresRecord[] = {
     {&GRS208, check_grs208, "gres.c:_parse_gres_config Cores"},
     {&GRS209, check_grs209, "gres.c:_parse_gres_config File"},
     {&GRS215, check_grs215, "gres.c:_parse_gres_config File"},
+    {&GRS213, check_grs213, "gres.c:_validate_file"},
 };
 
 constexpr Check<GresRecordView> kGresRecordAfterFiles[] = {

@@ -61,6 +61,8 @@ Outcome check_grs115(const NodeGresView&, Findings&);
 extern const RuleInfo GRS116;  // mixed-typed-untyped-gres
 Outcome check_grs116(const GresLoadView&, Findings&);
 
+extern const RuleInfo GRS117;  // shared-gres-count-without-gpu
+Outcome check_grs117(const NodeGresView&, Findings&);
 extern const RuleInfo GRS120;  // required-setting-missing
 Outcome check_grs120_cluster_name(const SlurmConfView&, Findings&);
 Outcome check_grs120_controller(const SlurmConfView&, Findings&);
@@ -211,6 +213,8 @@ Outcome check_grs211_unreadable(const GresRecordView&, Findings&);
 Outcome check_grs211_too_large(const GresRecordView&, Findings&);
 extern const RuleInfo GRS212;  // count-differs-from-files
 Outcome check_grs212(const GresRecordView&, Findings&);
+extern const RuleInfo GRS213;  // glued-device-path
+Outcome check_grs213(const GresRecordView&, Findings&);
 extern const RuleInfo GRS214;  // invalid-links
 Outcome check_grs214(const GresRecordView&, Findings&);
 extern const RuleInfo GRS215;  // invalid-file-hostlist

@@ -243,6 +243,9 @@ struct RegistrationView {
   bool shared_on_node;                      ///< mps or shard configured on the node
   bool config_overrides;                    ///< SlurmdParameters=config_overrides
   bool drained;                             ///< an earlier check already drains the node
+  /// slurmctld walked these records itself when it loaded the CLOUD node's gres.conf at
+  /// start-up (_gres_reconfig); AutoDetect there stops that load before the walk (GRS223).
+  bool ctld_walked_at_startup = false;
   /// How many records _foreach_rebuild_topo reads before it stops: it takes each record's
   /// Cores=, then its Links=, and (24.11+) stops at a Cores= it cannot read or that splits a
   /// socket. records.size() when it reads them all.

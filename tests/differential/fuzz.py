@@ -115,27 +115,96 @@ def write_mutant(m, base, ops, folder):
         with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(text)
     with open(os.path.join(folder, "case.conf"), "w") as f:
-        f.write("# mutant of %s: %s\n" % (base, "; ".join("%s: %s" % o for o in ops)))
+        f.write("# mutant of %s: %s\n" % (base, "; ".join("%s: %s" % tuple(o) for o in ops)))
         f.write("NODES=%s\n" % " ".join(m.nodes))
         if m.keep:
             f.write("KEEP=%s\n" % m.keep)
 
 
 def probe_and_compare(folder, node, target, greslint):
-    """{'outcome': agree|disagree|error, 'slurm': ..., 'greslint': ..., 'diffs': [...]}."""
+    """{'outcome': agree|disagree|error|recorded, 'slurm': ..., 'greslint': ..., 'diffs': [...]}.
+    Without greslint only Slurm's side is recorded (outcome 'recorded'), for --recompare."""
     res = slurm_live.probe_node(folder, node, "fake", PROBE_TIMEOUT, False, target)
     slurm = {k: res.get(k) for k in ("verdict", "reason", "gres")}
     if res.get("verdict") == "error":
         return {"outcome": "error", "slurm": slurm, "diffs": [res.get("reason")]}
+    if not greslint:
+        return {"outcome": "recorded", "slurm": slurm, "diffs": []}
+    return compare_with_greslint(folder, node, target["text"] or target["release"], slurm, greslint)
+
+
+def compare_with_greslint(folder, node, version, slurm, greslint):
+    """The comparison half of probe_and_compare, given Slurm's answer for the node."""
     try:
-        answers = check.run_greslint(greslint, folder, target["text"] or target["release"])
+        answers = check.run_greslint(greslint, folder, version)
     except RuntimeError as e:
         return {"outcome": "disagree", "slurm": slurm, "diffs": [str(e)]}
     mine = check.answer_for(answers, node)
-    diffs = check.compare_node(check.expected_of(res), mine, folder)
+    diffs = check.compare_node(check.expected_of(slurm), mine, folder)
     theirs = {k: (mine or {}).get(k) for k in ("verdict", "reason")}
     return {"outcome": "disagree" if diffs else "agree", "slurm": slurm,
             "greslint": theirs, "diffs": diffs}
+
+
+def write_recorded_mutant(record, folder):
+    """The case folder of the mutant a --json line was probed on."""
+    m = mutators.Mutant(record["files"], record["nodes"], record.get("keep", ""))
+    write_mutant(m, record["base"], record["ops"], folder)
+
+
+def recompare(paths, greslint, save=None, json_out=None):
+    """Compare another greslint binary with the Slurm answers of --json files, without the
+    daemons: each line holds its mutant's files (a later corpus draws other mutants for the
+    same seed, so the files, not the seed, say what was probed). Returns the exit status."""
+    known = load_known()
+    stats = collections.defaultdict(collections.Counter)
+    work = tempfile.mkdtemp(prefix="greslint-recompare.")
+    out = open(json_out, "w") if json_out else None
+    try:
+        for path in paths:
+            with open(path) as f:
+                for n, line in enumerate(f):
+                    old = json.loads(line)
+                    if old["outcome"] == "error" or "files" not in old:
+                        continue
+                    folder = os.path.join(work, "p%d" % n)
+                    write_recorded_mutant(old, folder)
+                    version = old.get("slurm_version") or old["release"]
+                    res = dict(old, **compare_with_greslint(folder, old["node"], version, old["slurm"], greslint))
+                    res["known"] = known_class(res, known) if res["outcome"] == "disagree" else None
+                    tally(stats, res)
+                    report_result(res, folder, save)
+                    if out:
+                        out.write(json.dumps(res) + "\n")
+                    shutil.rmtree(folder, ignore_errors=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        if out:
+            out.close()
+    releases = [r for r in slurm_live.RELEASES if stats[(r, None)]]
+    print(summary(stats, releases))
+    total = collections.Counter()
+    for r in releases:
+        total.update(stats[(r, None)])
+    print("\nrecompare: %d agree, %d disagree (%d of known classes)"
+          % (total["agree"], total["disagree"], total["known"]))
+    return 1 if total["disagree"] > total["known"] else 0
+
+
+def report_result(res, folder, save):
+    """One line per disagreement or harness error; --save writes the mutant out."""
+    if res["outcome"] in ("agree", "recorded"):
+        return
+    print("%s mutant %d (%s: %s) %s %s: %s" % (
+        "KNOWN " + res["known"] if res.get("known") else res["outcome"].upper(), res["mutant"],
+        res["base"], "; ".join("%s: %s" % tuple(o) for o in res["ops"]), res["release"], res["node"],
+        "; ".join(str(d) for d in res["diffs"])))
+    if save and res["outcome"] == "disagree":
+        dest = os.path.join(save, "s%d-m%05d-%s-%s" % (res["seed"], res["mutant"], res["release"], res["node"]))
+        shutil.copytree(folder, dest, dirs_exist_ok=True)
+        with open(os.path.join(dest, "disagreement.json"), "w") as f:
+            json.dump({k: v for k, v in res.items() if k != "files"}, f, indent=1)
+    sys.stdout.flush()
 
 
 def rate(counter):
@@ -200,9 +269,12 @@ def main(argv=None):
     ap.add_argument("--cases", default=os.path.join(CONFORMANCE, "cases"))
     ap.add_argument("--save", metavar="DIR", help="write each disagreeing mutant (a case folder with "
                     "Slurm's and greslint's answers) under DIR")
-    ap.add_argument("--json", metavar="FILE", help="write every result as JSON lines to FILE")
+    ap.add_argument("--json", metavar="FILE", help="write every result as JSON lines to FILE (with "
+                    "--recompare: the new comparisons)")
     ap.add_argument("--write", nargs=2, metavar=("I", "DIR"), help="only write mutant I as a case folder")
     ap.add_argument("--summarize", nargs="+", metavar="JSONL", help="only print the tables of --json files")
+    ap.add_argument("--recompare", nargs="+", metavar="JSONL",
+                    help="compare --greslint with the Slurm answers of --json files (no daemons)")
     a = ap.parse_args(argv)
     if a.summarize:
         return summarize(a.summarize)
@@ -210,10 +282,14 @@ def main(argv=None):
     if a.write:
         base, m, ops = make_mutant(a.seed, int(a.write[0]), base_cases)
         write_mutant(m, base, ops, a.write[1])
-        print("mutant %s of seed %d: %s: %s" % (a.write[0], a.seed, base, "; ".join("%s: %s" % o for o in ops)))
+        print("mutant %s of seed %d: %s: %s" % (a.write[0], a.seed, base, "; ".join("%s: %s" % tuple(o) for o in ops)))
         return 0
-    if not a.greslint:
-        ap.error("--greslint PATH is required")
+    if a.recompare:
+        if not a.greslint:
+            ap.error("--recompare needs --greslint PATH")
+        return recompare(a.recompare, a.greslint, a.save, a.json)
+    if not a.greslint and not a.json:
+        ap.error("--greslint PATH is required (or --json FILE, to record Slurm's answers only)")
     releases = a.release or list(slurm_live.RELEASES)
     problems = [p for r in releases for p in slurm_live.preflight(r)]
     if problems:
@@ -249,18 +325,10 @@ def main(argv=None):
                     res["known"] = known_class(res, known)
                 tally(stats, res)
                 if out:
-                    out.write(json.dumps(res) + "\n")
+                    out.write(json.dumps(dict(res, files=m.files, nodes=m.nodes, keep=m.keep,
+                                              slurm_version=targets[r]["text"])) + "\n")
                     out.flush()
-                if res["outcome"] != "agree":
-                    print("%s mutant %d (%s: %s) %s %s: %s" % (
-                        "KNOWN " + res["known"] if res.get("known") else res["outcome"].upper(), i, base, "; ".join("%s: %s" % o for o in ops), r, node,
-                        "; ".join(str(d) for d in res["diffs"])))
-                    if a.save and res["outcome"] == "disagree":
-                        dest = os.path.join(a.save, "s%d-m%05d-%s-%s" % (a.seed, i, r, node))
-                        shutil.copytree(folder, dest, dirs_exist_ok=True)
-                        with open(os.path.join(dest, "disagreement.json"), "w") as f:
-                            json.dump(dict(res, release=r, node=node, ops=ops), f, indent=1)
-                    sys.stdout.flush()
+                report_result(res, folder, a.save)
                 if n % 200 == 0:
                     print("fuzz: %d/%d probes, %.0f s" % (n, len(tasks), time.time() - t0))
                     sys.stdout.flush()
@@ -272,8 +340,9 @@ def main(argv=None):
     total = collections.Counter()
     for r in releases:
         total.update(stats[(r, None)])
-    print("\nfuzz: %d agree, %d disagree (%d of known classes), %d harness errors in %.0f s"
-          % (total["agree"], total["disagree"], total["known"], total["error"], time.time() - t0))
+    print("\nfuzz: %d agree, %d disagree (%d of known classes), %d recorded, %d harness errors in %.0f s"
+          % (total["agree"], total["disagree"], total["known"], total["recorded"], total["error"],
+             time.time() - t0))
     return 1 if total["disagree"] > total["known"] or total["error"] else 0
 
 

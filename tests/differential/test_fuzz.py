@@ -64,6 +64,21 @@ class Mutants(unittest.TestCase):
             self.assertIn("NODES=" + " ".join(m.nodes), conf)
             self.assertTrue(os.path.isfile(os.path.join(tmp, "slurm.conf")))
 
+    def test_a_json_line_gives_back_the_probed_mutant(self):
+        # --recompare rebuilds each mutant from its --json line (a later corpus draws other
+        # mutants for the same seed), so the line must hold the files, nodes and KEEP=.
+        import json
+        base, m, ops = fuzz.make_mutant(11, 7, CORPUS)
+        line = json.loads(json.dumps({"base": base, "ops": ops, "files": m.files, "nodes": m.nodes,
+                                      "keep": "AccountingStorageTRES"}))
+        with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+            m.keep = "AccountingStorageTRES"
+            fuzz.write_mutant(m, base, ops, a)
+            fuzz.write_recorded_mutant(line, b)
+            for rel in list(m.files) + ["case.conf"]:
+                with open(os.path.join(a, rel)) as fa, open(os.path.join(b, rel)) as fb:
+                    self.assertEqual(fa.read(), fb.read(), rel)
+
 
 if __name__ == "__main__":
     unittest.main()
