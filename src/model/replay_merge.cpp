@@ -119,7 +119,7 @@ bool Analyzer::load_plugins(ClassReplay& rp) {
         const bool warned =
             std::any_of(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files && r.count > 0; });
         if (warned && rp.node.cloud && profile_.fileless_gpu_removal_is_warning())
-          ctld_load_logged_ = true;
+          ctld_startup_logged_ = true;
         recs.erase(std::remove_if(recs.begin(), recs.end(), [](const GresRecord& r) { return !r.files; }), recs.end());
       }
   return true;
