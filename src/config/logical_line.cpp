@@ -125,6 +125,7 @@ void cook(LogicalLine& l) {
 void next_logical_line(FileId file, std::string_view text, std::uint32_t& pos, std::uint32_t& line_no,
                        std::vector<Comment>& comments, LogicalLine& l) {
   l.text = {};
+  l.own_text = false;
   l.offsets.clear();
   l.joins.clear();
   l.raw.clear();
@@ -154,6 +155,7 @@ void next_logical_line(FileId file, std::string_view text, std::uint32_t& pos, s
     if (!continued && l.pieces.empty() && !std::memchr(text.data() + pos, '\\', keep_end - pos)) {
       // One physical line without a backslash, nearly every line: the file's own text.
       l.text = text.substr(pos, keep_end - pos);
+      l.own_text = true;
       l.offsets.add(0, pos);
       l.offsets.finish(l.text.size(), l.end);
       pos = next;

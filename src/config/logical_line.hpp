@@ -68,12 +68,16 @@ struct LogicalLine {
   std::uint32_t first_line = 0;
   std::uint32_t begin = 0;
   std::uint32_t end = 0;
+  /// True when `text` is the file's own bytes (one physical line, no backslash). Kept as a
+  /// flag, not derived from where `text` points: the reader moves a cooked copy into the
+  /// SourceManager, after which `text` no longer views `cooked` but is still no file text.
+  bool own_text = false;
   // Scratch of next_logical_line: the kept bytes before escapes are cooked, and where each
   // physical line's bytes start in them and in the file.
   std::string raw;
   std::vector<std::pair<std::size_t, std::uint32_t>> pieces;
 
-  bool is_cooked() const { return !text.empty() && text.data() == cooked.data(); }
+  bool is_cooked() const { return !text.empty() && !own_text; }
 };
 
 struct KvMatch {

@@ -94,6 +94,31 @@ TEST_CASE("reader: comments, escapes and continuations follow parse_config.c", "
     CHECK(p->out.diagnostics().empty());
     CHECK(p->file.directives[1].head().value == "gpu");
   }
+  SECTION("a continued line and a one-line record with the same text after the head") {
+    // Records with equal text after their first pair share one parse (RepeatedTail), which
+    // holds only for lines that are their file's own bytes. A continued or escaped line
+    // neither lends its pairs nor takes another's: its keys and carets are its own.
+    const std::string text =
+        "NodeName=a CPUs=4 Gres=gpu:1\n"
+        "NodeName=b CPUs=4 \\\nGres=gpu:1\n"
+        "NodeName=c CPUs=4 Gres=gpu:1\n"
+        "NodeName=d CPUs=4 \\\nGres=gpu:1\n";
+    auto p = parse(text);
+    REQUIRE(p->file.directives.size() == 4);
+    CHECK(p->out.diagnostics().empty());
+    for (const Directive& d : p->file.directives) {
+      const KeyValue* gres = d.find("Gres");
+      REQUIRE(gres != nullptr);
+      CHECK(gres->key == "Gres");
+      CHECK(gres->value == "gpu:1");
+      CHECK(p->sources.text(gres->key_span) == "Gres");
+      CHECK(p->sources.text(gres->value_span) == "gpu:1");
+      CHECK(d.find("CPUs")->value == "4");
+    }
+    CHECK(p->sources.line_col(p->file.directives[1].find("Gres")->key_span.file,
+                              p->file.directives[1].find("Gres")->key_span.begin)
+              .line == 3);
+  }
   SECTION("pairs view text that stays put while more files are read") {
     // Short files and short cooked lines live inside their std::string (small-string
     // buffer): the SourceManager must not move them as it grows, or the views dangle.
