@@ -26,10 +26,36 @@ esac
 build=${1:-build}
 mapfile -t sources < <(git ls-files 'src/*.cpp')
 
+# Tidy reads the build's compile commands without the precompiled header (GRESLINT_PCH):
+# GCC's cannot be loaded by clang, and each source must compile from its own includes.
+db=$(mktemp -d)
+trap 'rm -rf "$db"' EXIT
+python3 - "$build/compile_commands.json" >"$db/compile_commands.json" <<'PY'
+import json, shlex, sys
+entries = []
+for entry in json.load(open(sys.argv[1])):
+    args = shlex.split(entry.pop("command")) if "command" in entry else entry["arguments"]
+    kept, i = [], 0
+    while i < len(args):
+        arg, rest = args[i], args[i + 1:i + 4]
+        if arg == "-Winvalid-pch":
+            i += 1
+        elif arg == "-include" and rest and "cmake_pch" in rest[0]:
+            i += 2  # GCC: -include .../cmake_pch.hxx
+        elif arg == "-Xclang" and len(rest) == 3 and rest[0] in ("-include", "-include-pch") and "cmake_pch" in rest[2]:
+            i += 4  # clang: -Xclang -include-pch -Xclang .../cmake_pch.hxx.pch (and -include)
+        else:
+            kept.append(arg)
+            i += 1
+    entry["arguments"] = kept
+    entries.append(entry)
+json.dump(entries, sys.stdout, indent=1)
+PY
+
 # The distinct compile command lines of src/ (output and source paths dropped, the checkout's
 # path made relative): what CMake's flags give tidy.
 flags_digest() {
-  python3 - "$build/compile_commands.json" "$PWD" <<'PY'
+  python3 - "$db/compile_commands.json" "$PWD" <<'PY'
 import hashlib, json, shlex, sys
 root = sys.argv[2]
 lines = set()
@@ -97,7 +123,7 @@ else
   if [ "${#files[@]}" -eq 0 ]; then exit 0; fi
 fi
 # keys.cpp's tables are std::arrays of 270 rows: past clang's default fold depth of 256.
-run-clang-tidy-14 -p "$build" -quiet -extra-arg=-fbracket-depth=1024 "${files[@]/#/$PWD/}"
+run-clang-tidy-14 -p "$db" -quiet -extra-arg=-fbracket-depth=1024 "${files[@]/#/$PWD/}"
 if $write_base; then
   printf '%s\nflags %s\n' "$(git rev-parse HEAD)" "$flags" >.ci/tidy-base
   echo "tidy: .ci/tidy-base now names $(git rev-parse --short HEAD); commit it"
