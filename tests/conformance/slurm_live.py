@@ -9,7 +9,8 @@ slurmd in a private sandbox, one sandbox per node:
   * a temporary directory holding the rewritten configs, state, spool, a
     fresh munge key/socket and fake device files (mknod);
   * a private network namespace (``unshare -n``) in which only loopback is up,
-    because Slurm cannot be told to listen on loopback only;
+    because Slurm cannot be told to listen on loopback only; a worker process
+    in it runs one probe after the other, never two at once;
   * the node's CPU topology faked with HWLOC_SYNTHETIC to match slurm.conf.
 
 It runs ``slurmd -G`` (the merged GRES records slurmd would send), then a
@@ -26,19 +27,24 @@ Python 3 standard library only; needs root, util-linux (unshare), iproute2
 """
 
 import argparse
+import atexit
 import concurrent.futures
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HARNESS_VERSION = 1
+# The ports the sandbox's slurmctld and slurmd listen on (append_overrides).
+SLURM_PORTS = (6817, 6818)
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 VERDICTS = ("ok", "degraded", "drain", "slurmd-fatal", "slurmctld-fatal",
@@ -665,7 +671,8 @@ class Sandbox:
         lines = [
             "", "# ---- [slurm_live] sandbox settings ----",
             "SlurmctldHost=localhost(127.0.0.1)",
-            "SlurmctldPort=6817", "SlurmdPort=6818",
+            "SlurmctldPort=%d" % SLURM_PORTS[0],
+            "SlurmdPort=%d" % SLURM_PORTS[1],
             "SlurmUser=root", "SlurmdUser=root",
             "StateSaveLocation=%s/state" % r,
             "SlurmdSpoolDir=%s/spool" % r,
@@ -937,7 +944,7 @@ class Probe:
                                      self.sb.conf])
         # a missing Include makes slurmctld retry for 60 s before its fatal
         deadline = time.time() + max(15.0, self.timeout)
-        while not self.port_listening(6817):
+        while not self.port_listening(SLURM_PORTS[0]):
             if p.poll() is not None:
                 return "exited", None
             if time.time() > deadline:
@@ -1236,10 +1243,12 @@ def mount_chroot(root):
         subprocess.run(["mount"] + args, check=True)
 
 
-def probe_in_namespace(args):
-    """Entry point inside the private network namespace (--_probe)."""
-    if args.root:
-        mount_chroot(args.root)
+def enter_namespace(root):
+    """Set up the private network (and, for a chroot, mount) namespace this
+    process was started in by unshare: loopback, the chroot's mounts, and
+    the process attributes every probe relies on."""
+    if root:
+        mount_chroot(root)
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
     # glibc's getaddrinfo(AI_ADDRCONFIG) needs an address besides 127.0.0.1
     subprocess.run(["ip", "addr", "add", "127.0.0.2/32", "dev", "lo"],
@@ -1254,9 +1263,14 @@ def probe_in_namespace(args):
     except Exception:
         pass
 
+
+def run_probe(case_dir, node, devices, timeout, hard_limit, root, version,
+              keep=False, capture=False):
+    """One node's probe in the namespace enter_namespace set up: its result
+    dict.  Leaves no daemon behind and the namespace's ports free."""
     def on_signal(signum, frame):
         raise HarnessError("stopped by signal %d" % signum)
-    deadline = time.time() + args.hard_limit
+    deadline = time.time() + hard_limit
     result = None
     attempts, last = 0, 0.0
     while attempts < MISREAD_ATTEMPTS:
@@ -1273,9 +1287,8 @@ def probe_in_namespace(args):
         signal.signal(signal.SIGTERM, on_signal)
         signal.signal(signal.SIGALRM, on_signal)
         signal.alarm(max(1, int(deadline - time.time())))
-        probe = Probe(args.case_dir, args._probe, args.devices, args.timeout,
-                      args.root, release_tuple(args.slurm_version),
-                      args.capture)
+        probe = Probe(case_dir, node, devices, timeout, root,
+                      release_tuple(version), capture)
         try:
             result = probe.run()
             break
@@ -1294,15 +1307,71 @@ def probe_in_namespace(args):
             signal.alarm(0)
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             probe.stop_all()
-            if probe.sb and not args.keep:
+            if probe.sb and not keep:
                 probe.sb.remove()
             elif probe.sb:
                 sys.stderr.write("sandbox kept: %s\n" % probe.sb.root)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if result is None:
         result = {"verdict": "error", "reason": "slurmctld misread "
                   "node_reg_mem_percent and drained the node for Low "
                   "RealMemory in each of %d runs" % attempts}
-    json.dump(result, sys.stdout, sort_keys=True)
+    return result
+
+
+def reap_leftovers(limit=2.0):
+    """Kill and collect whatever a probe's daemons left among this worker's
+    children, until none is left, and wait until no daemon's port listens:
+    the next probe in this namespace must find it as a fresh one."""
+    deadline = time.time() + limit
+    me = str(os.getpid())
+    while True:
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                try:
+                    with open("/proc/%s/stat" % pid) as f:
+                        ppid = f.read().rpartition(")")[2].split()[1]
+                except (OSError, IndexError):
+                    continue
+                if ppid == me:
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0] > 0:
+                pass
+        except ChildProcessError:
+            if not any(Probe.port_listening(p) for p in SLURM_PORTS):
+                return True
+        if time.time() > deadline:
+            return False
+        time.sleep(0.02)
+
+
+def worker_in_namespace(args):
+    """Entry point inside a private namespace (--_worker): probes one after
+    the other, each a JSON line of run_probe's arguments on stdin, each
+    answered by a JSON line on stdout.  Starting an interpreter, a
+    namespace and its mounts per probe was a third of a live run's CPU."""
+    results = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)       # stray output of a helper must not look like a result
+    enter_namespace(args.root)
+    for line in sys.stdin:
+        job = json.loads(line)
+        if not reap_leftovers():
+            # Not fresh any more: answer, and let the driver start a new one.
+            results.write(json.dumps({"verdict": "error", "reason": "the "
+                                      "worker's namespace did not come "
+                                      "clean after the last probe",
+                                      "worker_spent": True}) + "\n")
+            results.flush()
+            return 1
+        res = run_probe(job["case_dir"], job["node"], job["devices"],
+                        job["timeout"], job["hard_limit"], args.root,
+                        args.slurm_version, job["keep"], job["capture"])
+        results.write(json.dumps(res, sort_keys=True) + "\n")
+        results.flush()
     return 0
 
 
@@ -1375,43 +1444,99 @@ def live_target(release=HOST_RELEASE):
     return dict(found, release=release, root=root)
 
 
+class Worker:
+    """A probe process in a private network namespace (and, for a chroot,
+    mount namespace) of its own, reused by one driver thread for probe after
+    probe of one Slurm (worker_in_namespace)."""
+
+    def __init__(self, target):
+        ns = ["unshare", "-n"] + (["-m", "--propagation", "private"]
+                                  if target["root"] else [])
+        self.p = subprocess.Popen(
+            ns + ["--", sys.executable, "-S", os.path.abspath(__file__),
+                  "--_worker", "--root", target["root"], "--slurm-version",
+                  target["version"] or ""],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def probe(self, job, limit):
+        """The result dict of one probe, or None when the worker died or
+        overran limit (it is then stopped and must not be used again)."""
+        try:
+            self.p.stdin.write((json.dumps(job) + "\n").encode())
+            self.p.stdin.flush()
+            ready, _, _ = select.select([self.p.stdout], [], [], limit)
+            line = self.p.stdout.readline() if ready else b""
+        except OSError:
+            line = b""
+        if not line:
+            self.stop()
+            return None
+        return json.loads(line.decode())
+
+    def stop(self):
+        """End the worker: at once when it is idle (its stdin closes), or
+        as a stuck probe is (SIGTERM cleans up, then SIGKILL)."""
+        try:
+            self.p.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.p.wait(timeout=10)
+            return
+        except subprocess.TimeoutExpired:
+            self.p.terminate()
+        try:
+            self.p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+
+
+_WORKERS = threading.local()     # this thread's {release: Worker}
+_ALL_WORKERS = []
+_ALL_WORKERS_LOCK = threading.Lock()
+
+
+def stop_workers():
+    """Stop every worker (the end of a run; also at exit)."""
+    with _ALL_WORKERS_LOCK:
+        workers, _ALL_WORKERS[:] = list(_ALL_WORKERS), []
+    for w in workers:
+        w.stop()
+    _WORKERS.__dict__.clear()
+
+
+atexit.register(stop_workers)
+
+
 def probe_node(case_dir, node, devices="fake", timeout=20.0, keep=False,
                target=None, capture=False):
-    """Run one node's probe in its own network namespace (and, for a
-    chroot, mount namespace); returns its result dict.  The child gets a
-    hard time limit and is stopped (SIGTERM, then SIGKILL) if it overruns
-    it."""
+    """Run one node's probe in a private network namespace (and, for a
+    chroot, mount namespace) that holds nothing else while it runs; returns
+    its result dict.  The probe has a hard time limit; a worker that
+    overruns it is stopped (SIGTERM, then SIGKILL)."""
     target = target or live_target()
     hard = timeout + 60          # -G can wait 20 s on a missing device
-    ns = ["unshare", "-n"] + (["-m", "--propagation", "private"]
-                              if target["root"] else [])
-    cmd = ns + ["--", sys.executable, "-S", os.path.abspath(__file__),
-                os.path.abspath(case_dir), "--_probe", node, "--devices",
-                devices, "--timeout", str(timeout), "--hard-limit", str(hard),
-                "--root", target["root"], "--slurm-version",
-                target["version"] or ""]
-    if keep:
-        cmd.append("--keep")
-    if capture:
-        cmd.append("--capture")
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         stdin=subprocess.DEVNULL)
-    try:
-        out, err = p.communicate(timeout=hard + 15)
-    except subprocess.TimeoutExpired:
-        p.terminate()
-        try:
-            out, err = p.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            out, err = p.communicate()
-    if err.strip():
-        sys.stderr.write(err.decode(errors="replace"))
-    try:
-        return json.loads(out.decode())
-    except ValueError:
-        return {"verdict": "error", "reason": "probe failed (rc=%s): %s" % (
-            p.returncode, err.decode(errors="replace")[-500:])}
+    job = {"case_dir": os.path.abspath(case_dir), "node": node,
+           "devices": devices, "timeout": timeout, "hard_limit": hard,
+           "keep": keep, "capture": capture}
+    mine = _WORKERS.__dict__.setdefault("by_release", {})
+    for _ in range(2):      # a second worker when the first one was spent
+        worker = mine.get(target["release"])
+        if worker is None or worker.p.poll() is not None:
+            worker = mine[target["release"]] = Worker(target)
+            with _ALL_WORKERS_LOCK:
+                _ALL_WORKERS.append(worker)
+        res = worker.probe(job, hard + 15)
+        if res is None:
+            mine.pop(target["release"], None)
+            return {"verdict": "error", "reason": "probe failed (the "
+                    "worker exited %s)" % worker.p.returncode}
+        if not res.pop("worker_spent", False):
+            return res
+        worker.stop()
+        mine.pop(target["release"], None)
+    return res
 
 
 def timed(fn, *args):
@@ -1487,6 +1612,7 @@ def probe_releases(case_dirs, targets, jobs=2, node_filter=None,
                     slot["offline"] = offline
             if progress:
                 progress(cd, n, kind, res, secs)
+    stop_workers()
     for per_case in results.values():   # node order: as case.conf lists them
         for cd, rec in per_case.items():
             order = [n for n, _, _ in case_jobs(cd)]
@@ -1546,17 +1672,12 @@ def main(argv=None):
     ap.add_argument("--capture", action="store_true",
                     help="write what scontrol and sinfo show of each "
                     "registered node to CASE/captured-RELEASE/NODE/")
-    ap.add_argument("--_probe", metavar="NODE", help=argparse.SUPPRESS)
-    ap.add_argument("--devices", default="fake", help=argparse.SUPPRESS)
-    ap.add_argument("--timeout", type=float, default=20.0,
-                    help=argparse.SUPPRESS)
-    ap.add_argument("--hard-limit", type=float, default=90.0,
-                    help=argparse.SUPPRESS)
+    ap.add_argument("--_worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--root", default="", help=argparse.SUPPRESS)
     ap.add_argument("--slurm-version", default="", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
-    if a._probe:
-        return probe_in_namespace(a)
+    if a._worker:
+        return worker_in_namespace(a)
     if bool(a.all) == bool(a.case_dir):
         ap.error("give a case folder or --all CASES_ROOT")
     problems = preflight(a.release)
