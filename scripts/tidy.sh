@@ -56,13 +56,13 @@ PY
 # path made relative): what CMake's flags give tidy.
 flags_digest() {
   python3 - "$db/compile_commands.json" "$PWD" <<'PY'
-import hashlib, json, shlex, sys
+import hashlib, json, sys
 root = sys.argv[2]
 lines = set()
 for entry in json.load(open(sys.argv[1])):
     if not entry["file"].startswith(root + "/src/"):
         continue
-    args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
+    args = entry["arguments"]  # the filtered database above writes arguments only
     kept, skip = [], False
     for arg in args:
         if skip:

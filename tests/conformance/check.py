@@ -384,7 +384,7 @@ def check_fresh(cd, release, new, greslint, report):
 
 def check_recorded(cases, release, greslint, report):
     # greslint runs on every case at once, one process per core (under the
-    # sanitizers each costs ~90 ms); the report keeps the cases' order.
+    # sanitizers each costs ~0.1 s); the report keeps the cases' order.
     loaded = []
     for cd in cases:
         try:
