@@ -49,6 +49,29 @@ std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) noexcept {
   return a > kULongMax - b ? kULongMax : a + b;
 }
 
+/// One host, as Slurm's hostrange of a name without brackets.
+HostRange host_range(std::string_view name, Span where) {
+  const SlurmRange s = split_hostname(name);
+  HostRange r;
+  r.prefix = std::string(s.prefix);
+  r.numeric = !s.single;
+  r.lo = s.lo;
+  r.hi = s.hi;
+  r.width = s.width;
+  r.item = r.expr = where;
+  return r;
+}
+
+/// True when `text` is one host name and nothing else: no separator of any release, no
+/// bracket, no NUL. The Parser would make it one token of one host spanning `where` (a
+/// token's span is `where` itself whether or not it was exact).
+bool one_plain_name(std::string_view text) noexcept {
+  if (text.empty()) return false;
+  return std::none_of(text.begin(), text.end(), [](char c) {
+    return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '[' || c == ']' || c == '\0';
+  });
+}
+
 class Parser {
  public:
   Parser(std::string_view text, Span where, const VersionProfile& profile)
@@ -163,17 +186,7 @@ class Parser {
     return true;
   }
 
-  void push_host(std::string_view name, Span where) {
-    const SlurmRange s = split_hostname(name);
-    HostRange r;
-    r.prefix = std::string(s.prefix);
-    r.numeric = !s.single;
-    r.lo = s.lo;
-    r.hi = s.hi;
-    r.width = s.width;
-    r.item = r.expr = where;
-    ranges_.push_back(std::move(r));
-  }
+  void push_host(std::string_view name, Span where) { ranges_.push_back(host_range(name, where)); }
 
   Status token(std::size_t b, std::size_t e) {
     const std::string_view tok = text_.substr(b, e - b);
@@ -440,6 +453,16 @@ class Parser {
 }  // namespace
 
 HostlistResult parse_hostlist(std::string_view text, Span where, const VersionProfile& profile) {
+  // Performance: a file written node by node has a hostlist of one plain name on every line
+  // (`NodeName=r0001n001`); the tokenizer, the bracket searches and the parser's own result
+  // were most of the cost of reading one. The answer is the same hostrange the Parser pushes.
+  if (one_plain_name(text)) {
+    HostlistResult result;
+    std::vector<HostRange> ranges;
+    ranges.push_back(host_range(text, where));
+    result.list = Hostlist(std::move(ranges));
+    return result;
+  }
   return Parser(text, where, profile).run();
 }
 

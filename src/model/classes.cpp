@@ -39,7 +39,8 @@ std::vector<std::uint32_t> Analyzer::line_contents() const {
     const std::uint32_t tail = std::min(d.head().value_span.end, d.span.end);
     const Key key{sources_.text(Span{d.span.file, tail, d.span.end}),
                   (globals_before << 2) | (d.complete ? 2u : 0u) | (g.node_scoped ? 1u : 0u)};
-    out[li] = ids.emplace(key, std::uint32_t(ids.size())).first->second;
+    // try_emplace: emplace made (and freed) a map node per line even when the key was known.
+    out[li] = ids.try_emplace(key, std::uint32_t(ids.size())).first->second;
   }
   return out;
 }
@@ -77,7 +78,7 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
           break;
         }
     }
-    out.push_back(ids.emplace(key, std::uint32_t(ids.size())).first->second);
+    out.push_back(ids.try_emplace(key, std::uint32_t(ids.size())).first->second);
   }
   return out;
 }
@@ -94,20 +95,24 @@ void Analyzer::match_gres_lines() {
     if (!g.node_scoped) global_lines_.push_back(&g);
   const std::vector<std::uint32_t> content = line_contents();
   content_list_of_.assign(node_count, 0);
-  std::unordered_map<std::uint64_t, std::uint32_t> longer;  ///< (list << 32 | content) -> id
+  IdMap longer;  ///< (list << 32 | content) -> id
   std::vector<std::uint32_t> last_line(node_count, NodeIndex::kNone);
-  std::unordered_map<std::uint64_t, std::uint32_t> longer_site;  ///< (list << 32 | line) -> id
+  IdMap line_lists;  ///< a node's list before this line -> after it
   node_gres_lines_.resize(node_count);
   // GRS310, one finding per group of lines that say the same and name unknown nodes.
   std::vector<UnknownNames> groups;
-  std::unordered_map<std::uint64_t, std::size_t> group_of;  ///< (content << 1 | any known) -> group
+  IdMap group_of;  ///< (content << 1 | any known) -> group
+  // The last node found, across lines: files written node by node name the next node on
+  // the next line (see NodeIndex::find_near).
+  std::uint32_t previous = NodeIndex::kNone;
   for (std::uint32_t li = 0; li < gres_lines_.size(); ++li) {
     const GresLine& g = gres_lines_[li];
     if (!g.node_scoped || !g.nodes) continue;
     std::vector<std::string> unknown;
     bool any = false;
     spend(g.nodes.size(), g.d->head().value_span);
-    std::uint32_t previous = NodeIndex::kNone;
+    line_lists.clear();
+    IdMap* shared_lists = g.nodes.size() > 1 ? &line_lists : nullptr;
     g.nodes.for_each([&](const std::string& host) {
       const std::uint32_t n = node_index_.find_near(node_names, host, previous);
       if (n == NodeIndex::kNone) {
@@ -117,18 +122,19 @@ void Analyzer::match_gres_lines() {
       any = true;
       if (last_line[n] == li) return;  // named twice on this line
       last_line[n] = li;
-      node_gres_lines_.append(n, li, longer_site);
-      auto [it, fresh] = longer.emplace((std::uint64_t(content_list_of_[n]) << 32) | content[li],
-                                        std::uint32_t(longer.size() + 1));
-      content_list_of_[n] = it->second;
+      node_gres_lines_.append(n, li, shared_lists);
+      content_list_of_[n] =
+          longer.try_emplace((std::uint64_t(content_list_of_[n]) << 32) | content[li], std::uint32_t(longer.size() + 1))
+              .first;
     });
     if (unknown.empty()) continue;
-    auto [at, fresh] = group_of.emplace((std::uint64_t(content[li]) << 1) | (any ? 1 : 0), groups.size());
+    const auto [group_id, fresh] =
+        group_of.try_emplace((std::uint64_t(content[li]) << 1) | (any ? 1 : 0), std::uint32_t(groups.size()));
     if (fresh) {
       groups.push_back(UnknownNames{li, std::move(unknown), {}, 0, any});
       continue;
     }
-    UnknownNames& group = groups[at->second];
+    UnknownNames& group = groups[group_id];
     if (group.echoes.size() < kShownEchoes)
       group.echoes.push_back(Related{g.d->head().value_span, "this line also names " + fold_hostnames(unknown)});
     else
@@ -192,15 +198,15 @@ void Analyzer::form_classes() {
   const std::vector<std::uint32_t> node_content = node_line_contents();
   const auto node_count = std::uint32_t(cluster_.node_names.size());
   ///< (node content << 32 | lines content) -> class, per DownNodes= override (down_of_)
-  std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> class_index(down_overrides_.size() + 1);
+  std::vector<IdMap> class_index(down_overrides_.size() + 1);
   cluster_.class_of.resize(node_count);
   for (std::uint32_t n = 0; n < node_count; ++n) {
     const std::uint32_t down = n < down_of_.size() ? down_of_[n] : 0;
-    auto [it, fresh] = class_index[down].emplace((std::uint64_t(node_content[node_line_of_[n]]) << 32) | content_list_of_[n],
-                                                 std::uint32_t(cluster_.classes.size()));
+    const auto [cls, fresh] = class_index[down].try_emplace(
+        (std::uint64_t(node_content[node_line_of_[n]]) << 32) | content_list_of_[n], std::uint32_t(cluster_.classes.size()));
     if (fresh) cluster_.classes.emplace_back();
-    cluster_.classes[it->second].nodes.push_back(n);
-    cluster_.class_of[n] = it->second;
+    cluster_.classes[cls].nodes.push_back(n);
+    cluster_.class_of[n] = cls;
   }
   cluster_.node_line_of = node_line_of_;
   cluster_.line_gres_span.reserve(node_lines_.size());

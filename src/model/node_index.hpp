@@ -73,8 +73,19 @@ class NodeIndex {
     std::uint32_t hash = 0;
     std::uint32_t node = kNone;
   };
+  /// Names that differ only in a trailing number a little apart (r0001n001 ... r0001n008)
+  /// hash to neighbouring slots: node names are inserted and looked up mostly in counting
+  /// order, and a random slot per name was a cache miss each (most of building the index of
+  /// 100,000 nodes). Groups of eight numbers share a cache line of slots; the groups and
+  /// the text before the number are hashed, so no long runs of names pile up in one place.
   static std::uint32_t hash(std::string_view s) noexcept {
-    return static_cast<std::uint32_t>(std::hash<std::string_view>{}(s));
+    std::size_t digits = s.size();
+    while (digits > 0 && s[digits - 1] >= '0' && s[digits - 1] <= '9' && s.size() - digits < 18) --digits;
+    std::uint64_t number = 0;
+    for (std::size_t i = digits; i < s.size(); ++i) number = number * 10 + std::uint64_t(s[i] - '0');
+    const std::uint64_t text = std::hash<std::string_view>{}(s.substr(0, digits)) ^ (s.size() - digits);
+    const std::uint64_t group = (text + (number >> 3)) * 0x9E3779B97F4A7C15ULL;
+    return static_cast<std::uint32_t>((group >> 32) & ~std::uint64_t{7}) | std::uint32_t(number & 7);
   }
   void rehash(std::size_t capacity) {  // a power of two
     std::vector<Slot> old = std::move(slots_);
