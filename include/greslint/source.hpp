@@ -85,6 +85,8 @@ class SourceManager {
   /// The physical line `line` (1-based) without its line terminator.
   std::string_view line_text(FileId f, std::uint32_t line) const;
   std::size_t file_count() const noexcept { return files_.size(); }
+  /// Physical lines of file `f` (a last line without a newline counts; an empty file has one).
+  std::size_t line_count(FileId f) const { return files_[f.index].line_starts.size(); }
 
  private:
   struct File {

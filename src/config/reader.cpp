@@ -26,7 +26,7 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
   // run's peak of memory. Grown fourfold: a gres.conf that includes one file per GPU type
   // moved every directive read so far at each of them (a fifth of a per-node run), and the
   // room never used is address space only.
-  const std::size_t lines = std::size_t(std::count(text.begin(), text.end(), '\n')) + 1;
+  const std::size_t lines = sources_.line_count(file);
   const std::size_t wanted = std::min(result.directives.size() + lines, kMaxDirectives);
   if (wanted > result.directives.capacity())
     result.directives.reserve(std::max(wanted, std::min(result.directives.capacity() * 4, kMaxDirectives)));
@@ -64,11 +64,19 @@ void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
     return;
   }
   std::string_view key = s.substr(m->key_begin, m->key_end - m->key_begin);
-  const KeySpec* spec = key_spec(options_.table, key);
-  if (!spec) {
-    unknown_key(file, l, *m, options_.table, /*in_record=*/false, result);
-    return;
+  // The key of the line before, remembered with what it is: a file written node by node
+  // starts every line with the same NodeName=, and finding its spec and record table again
+  // was a sixth of reading such a line.
+  if (!last_head_.spec || last_head_.key != key) {
+    const KeySpec* spec = key_spec(options_.table, key);
+    if (!spec) {
+      unknown_key(file, l, *m, options_.table, /*in_record=*/false, result);
+      return;
+    }
+    last_head_ = LastHead{std::string(key), spec, record_table(options_.table, key)};
   }
+  const KeySpec* spec = last_head_.spec;
+  const auto sub = last_head_.record;
   // The pairs view the line's text: a cooked line moves to the SourceManager first.
   if (l.is_cooked()) {
     l.text = sources_.keep(std::move(l.cooked));
@@ -78,7 +86,6 @@ void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
   Directive d;
   d.span = Span{file, l.begin, l.end};
   d.line = l.first_line;
-  const auto sub = record_table(options_.table, key);
   d.set_head(make_pair(file, l, *m, spec));
   check_joins(file, l, *m);
   check_empty_value(file, l, *m);

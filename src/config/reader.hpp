@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -110,6 +111,13 @@ class Reader {
     std::string key;
     const KeySpec* spec;
   };
+  /// The top-level key of the last line read, its spec and its record table (handle_line).
+  struct LastHead {
+    std::string key;
+    const KeySpec* spec = nullptr;
+    std::optional<KeyTable> record;
+  };
+  LastHead last_head_;
   static constexpr std::size_t kRecentKeys = 32;
   std::vector<Spelling> recent_keys_;
   std::vector<std::pair<const KeySpec*, std::size_t>> last_of_;  ///< parse_record's scratch

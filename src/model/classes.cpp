@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <functional>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -55,28 +56,62 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
   out.reserve(node_lines_.size());
   std::string key;
   auto append = [&](std::uint32_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
-  for (const NodeLine& l : node_lines_) {
-    key.clear();
-    for (std::uint32_t v : {l.topo.boards, l.topo.sockets, l.topo.cores, l.topo.threads, l.topo.cpus,
-                            std::uint32_t(l.cloud), std::uint32_t(held_state(l)), l.gres_span.size()})
-      append(v);
+  // Whether a Gres= names a GRES GresTypes lacks, for the last Gres= text seen: a file written
+  // node by node repeats one Gres= on every line, and splitting it was a tenth of this loop.
+  std::optional<std::string_view> last_gres;
+  bool last_gres_unknown = false;
+  auto names_unknown_gres = [&](std::string_view gres) {
+    if (last_gres && *last_gres == gres) return last_gres_unknown;
+    last_gres = gres;
+    last_gres_unknown = false;
+    for (std::string_view tok : split_commas(gres))
+      if (!in_grestypes_exact(tok.substr(0, tok.find(':')))) {
+        last_gres_unknown = true;
+        break;
+      }
+    return last_gres_unknown;
+  };
+  auto gres_elsewhere = [](const NodeLine& l) {  // a NodeName=DEFAULT line gave the Gres=
     const Span own = l.d->span;
-    if (l.gres_span.valid() && !(l.gres_span.file == own.file && l.gres_span.begin >= own.begin && l.gres_span.end <= own.end)) {
+    return l.gres_span.valid() && !(l.gres_span.file == own.file && l.gres_span.begin >= own.begin && l.gres_span.end <= own.end);
+  };
+  // Whether line `l` makes the same key as line `p`, compared field by field: consecutive
+  // lines of a file written node by node do, and building and hashing the key of each was
+  // most of this loop.
+  auto same_key = [&](const NodeLine& l, const NodeLine& p) {
+    const bool elsewhere = gres_elsewhere(l);
+    // The same State= text (or none on both): the same held state, found once.
+    if (l.state_span.valid() != p.state_span.valid() || (l.state_span.valid() && l.state != p.state)) return false;
+    const rules::HeldState held = held_state(l);
+    return l.topo.boards == p.topo.boards && l.topo.sockets == p.topo.sockets && l.topo.cores == p.topo.cores &&
+           l.topo.threads == p.topo.threads && l.topo.cpus == p.topo.cpus && l.cloud == p.cloud &&
+           l.gres_span.size() == p.gres_span.size() && elsewhere == gres_elsewhere(p) &&
+           (!elsewhere || (l.gres_span.file == p.gres_span.file && l.gres_span.begin == p.gres_span.begin)) &&
+           l.gres == p.gres && (held == rules::HeldState::none || l.reason == p.reason) &&
+           (grestypes_.empty() || l.gres.empty() || !names_unknown_gres(l.gres) || l.names_text == p.names_text);
+  };
+  for (const NodeLine& l : node_lines_) {
+    if (!out.empty() && same_key(l, *(&l - 1))) {
+      out.push_back(out.back());
+      continue;
+    }
+    key.clear();
+    const rules::HeldState held = held_state(l);
+    for (std::uint32_t v : {l.topo.boards, l.topo.sockets, l.topo.cores, l.topo.threads, l.topo.cpus,
+                            std::uint32_t(l.cloud), std::uint32_t(held), l.gres_span.size()})
+      append(v);
+    if (gres_elsewhere(l)) {
       append(l.gres_span.file.index);
       append(l.gres_span.begin);
     }
     key += l.gres;
-    if (held_state(l) != rules::HeldState::none) {  // its Reason= is what scontrol shows
+    if (held != rules::HeldState::none) {  // its Reason= is what scontrol shows
       key.push_back('\0');
       key += l.reason;
     }
-    if (!grestypes_.empty() && !l.gres.empty()) {
-      for (std::string_view tok : split_commas(l.gres))
-        if (!in_grestypes_exact(tok.substr(0, tok.find(':')))) {
-          key.push_back('\0');
-          key += l.names_text;
-          break;
-        }
+    if (!grestypes_.empty() && !l.gres.empty() && names_unknown_gres(l.gres)) {
+      key.push_back('\0');
+      key += l.names_text;
     }
     out.push_back(ids.try_emplace(key, std::uint32_t(ids.size())).first->second);
   }

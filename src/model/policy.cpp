@@ -63,7 +63,10 @@ void Analyzer::check_policy() {
   rules::GpuNodes gpus{cluster_.node_names, node_line_of_, node_lines_, std::vector<bool>(node_lines_.size()), {}};
   const NodeLine* first_gpu_line = nullptr;
   for (std::size_t i = 0; i < node_lines_.size(); ++i) {
-    gpus.line_has_gpu[i] = count_gres(node_lines_[i].gres, "gpu").total > 0;
+    // A file written node by node repeats one Gres= on every line: counted once.
+    gpus.line_has_gpu[i] = i > 0 && node_lines_[i].gres == node_lines_[i - 1].gres
+                               ? bool(gpus.line_has_gpu[i - 1])
+                               : count_gres(node_lines_[i].gres, "gpu").total > 0;
     if (gpus.line_has_gpu[i] && !first_gpu_line) first_gpu_line = &node_lines_[i];
   }
   if (!first_gpu_line) return;

@@ -625,3 +625,42 @@ TEST_CASE("hostlist command", "[hostlist][cli]") {
   }
   SECTION("bad mode") { CHECK(std::get<0>(run('x', {"n1"})) == 2); }
 }
+
+// parse_hostlist answers a lone plain name without the tokenizer (a per-node file has one on
+// every line). The same name followed by a separator goes through the full parser: both must
+// make the same hostrange, for every release.
+TEST_CASE("hostlist: a lone plain name parses as the full parser parses it", "[hostlist]") {
+  const std::vector<std::string> names = {
+      "r0001n001", "gpu7", "node", "n00", "0", "007", "a1b2", "x-01", "node.example.org", "gpu99999999999999999999",
+      "n18446744073709551615", "n-", "UPPER12", "a_b_9", "n]", "weird#1", "n01.ib", "1234567890123456789012"};
+  for (const VersionProfile* p : {&v2205, &v2302, &v2311, &v2511}) {
+    for (const std::string& name : names) {
+      CAPTURE(name, p->version().str());
+      const HostlistResult fast = parse_hostlist(name, Span{}, *p);
+      const HostlistResult full = parse_hostlist(name + ",", Span{}, *p);
+      REQUIRE(fast.ok() == full.ok());
+      CHECK(fast.errors.size() == full.errors.size());
+      CHECK(fast.warnings.size() == full.warnings.size());
+      if (!fast.ok()) continue;
+      REQUIRE(fast.list->ranges().size() == 1);
+      REQUIRE(full.list->ranges().size() == 1);
+      const HostRange& a = fast.list->ranges().front();
+      const HostRange& b = full.list->ranges().front();
+      CHECK(a.prefix == b.prefix);
+      CHECK(a.suffix == b.suffix);
+      CHECK(a.lo == b.lo);
+      CHECK(a.hi == b.hi);
+      CHECK(a.width == b.width);
+      CHECK(a.numeric == b.numeric);
+      CHECK(fast.list->expand() == full.list->expand());
+      CHECK(fast.list->contains(name));
+    }
+  }
+  // Spans: the host's item and expression are the whole text, as the parser gives them.
+  const std::string_view text = "r0001n001";
+  const HostlistResult exact = parse(text);
+  REQUIRE(exact.ok());
+  CHECK(exact.list->ranges().front().item.begin == 0);
+  CHECK(exact.list->ranges().front().item.end == 9);
+  CHECK(exact.list->ranges().front().expr.end == 9);
+}

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+// The model's flat hash tables: IdMap (pairs of ids -> id) and NodeIndex (node name -> node),
+// checked against std::unordered_map on the key shapes the model feeds them.
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "greslint/id_map.hpp"
+#include "model/node_index.hpp"
+
+using namespace greslint;
+
+TEST_CASE("IdMap: keeps the first id of each key, like unordered_map::try_emplace", "[model]") {
+  std::mt19937_64 rng(7);
+  IdMap map;
+  std::unordered_map<std::uint64_t, std::uint32_t> reference;
+  // Small counters in both halves (what the model packs), plus keys over the whole range.
+  for (std::uint32_t i = 0; i < 200000; ++i) {
+    const std::uint64_t key = i % 3 == 0 ? rng() : (std::uint64_t(rng() % 5000) << 32) | (rng() % 700);
+    const auto [id, fresh] = map.try_emplace(key, i);
+    const auto [it, added] = reference.try_emplace(key, i);
+    REQUIRE(fresh == added);
+    REQUIRE(id == it->second);
+  }
+  CHECK(map.size() == reference.size());
+  // Key 0 and the largest key are ordinary keys (no sentinel value).
+  CHECK(map.try_emplace(0, 1).first == reference.try_emplace(0, 1).first->second);
+  CHECK(map.try_emplace(~std::uint64_t{0}, 2).first == reference.try_emplace(~std::uint64_t{0}, 2).first->second);
+}
+
+TEST_CASE("IdMap: clear forgets every key, small or grown", "[model]") {
+  IdMap map;
+  for (std::uint32_t round = 0; round < 3; ++round) {
+    const std::uint32_t keys = round == 1 ? 100000 : 5;  // grown past what clear() keeps, then small again
+    for (std::uint32_t k = 0; k < keys; ++k) REQUIRE(map.try_emplace(k, k + round).second);
+    CHECK(map.size() == keys);
+    CHECK(map.try_emplace(keys / 2, 0).first == keys / 2 + round);
+    map.clear();
+    CHECK(map.size() == 0);
+    CHECK(map.try_emplace(keys / 2, 42).second);
+    map.clear();
+  }
+}
+
+TEST_CASE("NodeIndex: finds every name, exactly, whatever the names look like", "[model]") {
+  // Counted names (the hash puts neighbours together), padded and unpadded twins, names
+  // without digits, digits only, more digits than 64 bits hold, and a name with a NUL.
+  std::vector<std::string> names;
+  for (int rack = 1; rack <= 40; ++rack)
+    for (int slot = 1; slot <= 100; ++slot) names.push_back(fmt::format("r{:04}n{:03}", rack, slot));
+  for (int i = 0; i < 3000; ++i) names.push_back(fmt::format("gpu{}", i));
+  for (int i = 0; i < 100; ++i) names.push_back(fmt::format("gpu{:05}", i));  // gpu00007 beside gpu7
+  for (const char* s : {"login", "head", "0", "00", "000", "123456789012345678901234567890",
+                        "123456789012345678901234567891", "n18446744073709551615", "n18446744073709551616"})
+    names.emplace_back(s);
+  names.push_back(std::string("nul\0name", 8));
+  model::NodeIndex index;
+  for (std::uint32_t n = 0; n < names.size(); ++n) REQUIRE(index.insert(names, n) == n);
+  std::uint32_t previous = model::NodeIndex::kNone;
+  for (std::uint32_t n = 0; n < names.size(); ++n) {
+    CAPTURE(names[n]);
+    CHECK(index.find(names, names[n]) == n);
+    CHECK(index.find_near(names, names[n], previous) == n);
+  }
+  // A second insert of a name answers the node that has it.
+  names.push_back("r0007n042");
+  CHECK(index.insert(names, std::uint32_t(names.size() - 1)) == 6 * 100 + 41);
+  names.pop_back();
+  for (const char* absent : {"r0001n000", "r0041n001", "gpu3000", "gpu000100", "GPU1", "r0001n01", "", "nul"})
+    CHECK(index.find(names, absent) == model::NodeIndex::kNone);
+}
