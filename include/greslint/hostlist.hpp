@@ -128,6 +128,12 @@ struct HostlistResult {
 /// in its file; when where.size() == text.size(), each range item gets its own span.
 HostlistResult parse_hostlist(std::string_view text, Span where, const VersionProfile& profile);
 
+/// True when `text` is one host name that every release reads as exactly that host: no
+/// separator, bracket or NUL, and a trailing number short enough (19 digits at most) to print
+/// back as written. parse_hostlist then makes a valid list of that one host; callers that only
+/// need the name (a gres.conf line written per node) can skip making it.
+bool is_single_host(std::string_view text) noexcept;
+
 /// Folds host names into Slurm's ranged form ("gpu[01-04,07]"); sorts and removes
 /// duplicates first when `sort_unique` (Slurm's hostlist_uniq; `scontrol show
 /// hostlistsorted` sorts but keeps duplicates, see FoldOrder::slurm_sorted).

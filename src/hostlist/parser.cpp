@@ -452,6 +452,13 @@ class Parser {
 
 }  // namespace
 
+bool is_single_host(std::string_view text) noexcept {
+  if (!one_plain_name(text)) return false;
+  std::size_t digits = 0;
+  while (digits < text.size() && c_isdigit(text[text.size() - 1 - digits])) ++digits;
+  return digits <= 19;  // below 10^19 < 2^64: the number reads and prints back unchanged
+}
+
 HostlistResult parse_hostlist(std::string_view text, Span where, const VersionProfile& profile) {
   // Performance: a file written node by node has a hostlist of one plain name on every line
   // (`NodeName=r0001n001`); the tokenizer, the bracket searches and the parser's own result

@@ -150,8 +150,10 @@ class Analyzer {
   /// node_line(), reusing what an earlier line with the same repeated tail gave under the
   /// same DEFAULT lines (`defaults_seen` counts the DEFAULT lines read so far).
   NodeLine node_line_of(const Directive& d, const NodeDefaults& defaults, std::uint32_t defaults_seen);
-  std::optional<LimitExceeded> over_limits(const Hostlist& names, Span where);
+  std::optional<LimitExceeded> over_limits(std::uint64_t names, Span where);
   void add_nodes(const NodeLine& line, const Hostlist& names, std::vector<DuplicateNode>& duplicates);
+  /// add_nodes for a line that names one host as written (is_single_host); `where` is its name.
+  void add_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates);
   // ----- classes.cpp ---------------------------------------------------------------
   std::vector<std::uint32_t> line_contents() const;
   std::vector<std::uint32_t> node_line_contents() const;

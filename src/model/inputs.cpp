@@ -83,8 +83,16 @@ void Analyzer::read_gres_conf() {
 /// invalid list names none (GresLine::nodes unset).
 void Analyzer::read_gres_nodes(GresLine& g) {
   const KeyValue& head = g.d->head();
+  // A per-node line names one host as written: a valid list of itself, no Hostlist needed
+  // (building one per line was a quarter of reading a gres.conf written node by node).
+  if (is_single_host(head.value)) {
+    const rules::GresConfLineView view{profile_, *g.d, nullptr};
+    for (const auto& check : rules::kGresConfNodeNameStage) check.run(view, findings_);
+    g.nodes = GresLineNodes(head.value);
+    return;
+  }
   auto l = parse_hostlist(head.value, head.value_span, profile_);
-  const rules::GresConfLineView view{profile_, *g.d, l};
+  const rules::GresConfLineView view{profile_, *g.d, &l};
   for (const auto& check : rules::kGresConfNodeNameStage) check.run(view, findings_);
   if (!l.ok()) return;
   // A plain host name (the common per-node line) is its own one name: keep the view.

@@ -199,16 +199,28 @@ rules::HeldState held_state(std::string_view s) {
   return rules::HeldState::none;
 }
 
-std::optional<LimitExceeded> Analyzer::over_limits(const Hostlist& names, Span where) {
+std::optional<LimitExceeded> Analyzer::over_limits(std::uint64_t names, Span where) {
   // Duplicates count too: six million `NodeName=a` lines are one node for Slurm, but six
   // million lines for greslint to hold (they took 29 s and 3.9 GB before this limit).
-  named_nodes_ += names.size();
+  named_nodes_ += names;
   if (named_nodes_ > kMaxNodes)
     return LimitExceeded{where, fmt::format("greslint stops here: this line names {} nodes, which takes slurm.conf past "
                                             "its limit of {} node names",
-                                            names.size(), kMaxNodes)};
-  if (expanded_ + names.size() > kMaxExpandedNames) return expansion_limit(names.size(), where);
+                                            names, kMaxNodes)};
+  if (expanded_ + names > kMaxExpandedNames) return expansion_limit(names, where);
   return std::nullopt;
+}
+
+void Analyzer::add_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates) {
+  spend(1, where);
+  const auto node = std::uint32_t(cluster_.node_names.size());
+  cluster_.node_names.emplace_back(host);
+  if (const std::uint32_t first = node_index_.insert(cluster_.node_names, node); first != node) {
+    cluster_.node_names.pop_back();
+    duplicates.push_back(DuplicateNode{first, where, node});
+    return;
+  }
+  node_line_of_.push_back(std::uint32_t(node_lines_.size()));
 }
 
 void Analyzer::add_nodes(const NodeLine& line, const Hostlist& names, std::vector<DuplicateNode>& duplicates) {

@@ -51,17 +51,24 @@ void Analyzer::build_nodes() {
     using Kind = rules::NodeNameLineView::Kind;
     const std::string_view value = d->head().value;
     const Kind kind = iequals(value, "DEFAULT") ? Kind::defaults : iequals(value, "ALL") ? Kind::reserved_name : Kind::nodes;
+    // A line written per node names one host as written: a valid list of itself, added
+    // without making a Hostlist (a tenth of reading a slurm.conf written node by node).
+    const bool single = kind == Kind::nodes && is_single_host(value);
     const HostlistResult* list = nullptr;
-    if (kind == Kind::nodes) {
+    if (kind == Kind::nodes && !single) {
       names = parse_hostlist(value, d->head().value_span, profile_);
       list = &names;
     }
     std::optional<NodeLine> line;
-    if (list && list->ok() && !list->list->empty()) line = node_line_of(*d, defaults, defaults_seen);
+    if (single || (list && list->ok() && !list->list->empty())) line = node_line_of(*d, defaults, defaults_seen);
+    const std::uint64_t count = !line ? 0 : single ? 1 : list->list->size();
     // Past greslint's limits the checks still run on this line, then the model stops.
-    std::optional<LimitExceeded> stop = line ? over_limits(*list->list, d->head().value_span) : std::nullopt;
+    std::optional<LimitExceeded> stop = line ? over_limits(count, d->head().value_span) : std::nullopt;
     duplicates.clear();
-    if (line && !stop) add_nodes(*line, *list->list, duplicates);
+    if (line && !stop) {
+      if (single) add_node(value, d->head().value_span, duplicates);
+      else add_nodes(*line, *list->list, duplicates);
+    }
     const KeyValue* weights = d->find("TRESWeights");
     if (!weights && !defaults.empty())
       if (auto it = defaults.find("tresweights"); it != defaults.end()) weights = it->second;
@@ -71,7 +78,7 @@ void Analyzer::build_nodes() {
                                        weights};
     for (const auto& check : rules::kNodeNameLineStage) ctld_.apply(check.run(view, findings_));
     if (line) {
-      check_addresses(*d, *line, list->list->size());
+      check_addresses(*d, *line, count);
       for (const auto& check : rules::kNodeNamesStage) ctld_.apply(check.run(view, findings_));
     }
     if (stop) throw *stop;

@@ -13,7 +13,8 @@ const RuleInfo GRS105{"GRS105", "invalid-node-hostlist", Severity::error, Effect
 // read_config.c builds the NodeName list first (NodeAddr defaults to it, A8); a list that
 // does not parse, or names no host, stops the configuration.
 Outcome check_grs105(const NodeNameLineView& v, Findings& out) {
-  if (v.kind != NodeNameLineView::Kind::nodes || (v.names->ok() && !v.names->list->empty())) return Outcome::proceed();
+  if (v.kind != NodeNameLineView::Kind::nodes || !v.names || (v.names->ok() && !v.names->list->empty()))
+    return Outcome::proceed();
   const KeyValue& head = v.d.head();
   const bool has_addr = v.d.find("NodeAddr") != nullptr;
   std::string slurm = v.names->ok() ? "Empty NodeName in config."

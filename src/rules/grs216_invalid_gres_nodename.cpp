@@ -13,8 +13,8 @@ const RuleInfo GRS216{"GRS216", "invalid-gres-nodename", Severity::warning, Effe
 // gres.c:_parse_gres_config makes a hostlist of NodeName= to find the node's own name in;
 // when hostlist_create fails, the line is skipped, on every node.
 Outcome check_grs216(const GresConfLineView& v, Findings& out) {
-  if (v.node_names.ok()) return Outcome::proceed();
-  const std::vector<HostlistError>& errors = v.node_names.errors;
+  if (!v.node_names || v.node_names->ok()) return Outcome::proceed();
+  const std::vector<HostlistError>& errors = v.node_names->errors;
   out.report(GRS216, v.d.head().value_span,
              fmt::format("NodeName={} is not a valid hostlist, so Slurm skips this line on every node", v.d.head().value))
       .slurm(!errors.empty() && errors.front().slurm_logs ? errors.front().message : std::string())

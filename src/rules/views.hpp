@@ -43,7 +43,9 @@ struct NodeNameLineView {
   const Settings& settings;
   const Directive& d;
   Kind kind;
-  const HostlistResult* names;  ///< the NodeName= list (Kind::nodes only)
+  /// The NodeName= list (Kind::nodes only); null too when NodeName= is one host written
+  /// plainly (is_single_host), which every release reads as that one valid host.
+  const HostlistResult* names;
   const NodeLine* line;         ///< the nodes it defines; null unless names is a valid list
   /// Names this line gives that a node already has, in order; only for this line's checks
   /// (a hostile file can repeat a million names).
@@ -130,7 +132,9 @@ struct CgroupConfView {
 struct GresConfLineView {
   const VersionProfile& profile;
   const Directive& d;
-  const HostlistResult& node_names;  ///< NodeName= as Slurm's hostlist_create reads it
+  /// NodeName= as Slurm's hostlist_create reads it; null when NodeName= is one host name
+  /// written plainly (is_single_host), which every release reads as that one valid host.
+  const HostlistResult* node_names;
 };
 
 /// gres.conf lines that name nodes slurm.conf does not define: a group of lines that say the

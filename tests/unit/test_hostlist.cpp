@@ -656,6 +656,23 @@ TEST_CASE("hostlist: a lone plain name parses as the full parser parses it", "[h
       CHECK(fast.list->contains(name));
     }
   }
+  // is_single_host promises a valid list of exactly that one host, spelled as written.
+  for (const VersionProfile* p : {&v2205, &v2302, &v2311, &v2511})
+    for (const std::string& name : names) {
+      if (!is_single_host(name)) continue;
+      CAPTURE(name, p->version().str());
+      const HostlistResult r = parse_hostlist(name, Span{}, *p);
+      REQUIRE(r.ok());
+      CHECK(r.list->expand() == std::vector<std::string>{name});
+    }
+  CHECK(is_single_host("r0001n001"));
+  CHECK(is_single_host("n9999999999999999999"));    // 19 digits: read and printed back as is
+  CHECK_FALSE(is_single_host("n99999999999999999999"));  // 20: past 2^64, Slurm's number changes
+  CHECK_FALSE(is_single_host("gpu99999999999999999999"));
+  for (const char* list : {"", "a,b", "a b", "a\tb", "a\nb", "n[1-2]", "n]", "n[1"})
+    CHECK_FALSE(is_single_host(list));
+  CHECK_FALSE(is_single_host(std::string_view("a\0b", 3)));
+
   // Spans: the host's item and expression are the whole text, as the parser gives them.
   const std::string_view text = "r0001n001";
   const HostlistResult exact = parse(text);
