@@ -54,32 +54,41 @@ void HostRange::append_host(std::uint64_t i, std::string& out) const {
 
 std::uint64_t HostRange::append_hosts(std::uint64_t i, std::string& out, char separator, std::size_t limit) const {
   // Performance: consecutive names differ only in their last digits, so the number is counted
-  // up in place, like an odometer, and each name costs one append. Formatting every name
-  // anew (append_host) made `greslint hostlist -e` about 4x slower per host. A name is
-  // formatted in full again when its number gains a digit, and always when Slurm's buffer
-  // cuts it short (see append_host).
+  // up in place and each name costs one append. Formatting every name anew (append_host) made
+  // `greslint hostlist -e` about 4x slower per host.
   std::string name;            // host(i) and the separator
   std::size_t digits_end = 0;  // end of the number in `name`; 0: format the next name in full
   const std::uint64_t n = count();
+  bool fresh = true;
   while (i < n && out.size() < limit) {
-    if (digits_end == 0) {
+    if (!fresh && (digits_end == 0 || !count_up(name, digits_end))) fresh = true;
+    if (fresh) {
       name.clear();
       append_host(i, name);
-      const std::size_t field = std::max(std::size_t(std::max(width, 0)), std::size_t(digit_count(lo + i)));
-      const bool cut_short = suffix.empty() && field > std::size_t(std::max(width, 0)) + 15;
-      if (numeric && !cut_short) digits_end = prefix.size() + field;
+      digits_end = counting_end(i);
       name.push_back(separator);
+      fresh = false;
     }
     out.append(name);
-    if (++i == n || digits_end == 0) continue;
-    std::size_t d = digits_end;
-    while (d > prefix.size() && name[d - 1] == '9') name[--d] = '0';
-    if (d == prefix.size())
-      digits_end = 0;  // 99 -> 100: one digit more
-    else
-      ++name[d - 1];
+    ++i;
   }
   return i;
+}
+
+std::size_t HostRange::counting_end(std::uint64_t i) const noexcept {
+  if (!numeric) return 0;
+  const auto padded = std::size_t(std::max(width, 0));
+  const std::size_t field = std::max(padded, std::size_t(digit_count(lo + i)));
+  const bool cut_short = suffix.empty() && field > padded + 15;  // see append_host
+  return cut_short ? 0 : prefix.size() + field;
+}
+
+bool HostRange::count_up(std::string& name, std::size_t digits_end) const noexcept {
+  std::size_t d = digits_end;
+  while (d > prefix.size() && name[d - 1] == '9') name[--d] = '0';
+  if (d == prefix.size()) return false;
+  ++name[d - 1];
+  return true;
 }
 
 /// Hash lookups that narrow find() to the few runs that can hold a name; the answer is

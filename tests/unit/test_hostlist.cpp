@@ -267,6 +267,13 @@ TEST_CASE("hostlist: streamed expansion names every host like host(i)", "[hostli
       if (limit == 64 && expected.size() > 200) CHECK(blocks > 1);
     }
   }
+  // Hostlist::for_each counts up in place too, across consecutive ranges of one list.
+  std::string expected, walked;
+  for (const HostRange& r : ranges)
+    for (std::uint64_t i = 0; i < r.count(); ++i) expected += r.host(i) + '\n';
+  const Hostlist list(ranges);
+  list.for_each([&](const std::string& host, const HostRange&) { walked += host + '\n'; });
+  CHECK(walked == expected);
 }
 
 TEST_CASE("hostlist: widths and plain names split like Slurm's hostname handling", "[hostlist]") {
