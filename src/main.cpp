@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands/command.hpp"
+#include "huge_pages.hpp"
 
 namespace {
 
@@ -73,6 +74,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  greslint::advise_huge_heap();
   try {
     return run(argc, argv);
   } catch (const std::exception& ex) {

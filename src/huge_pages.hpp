@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
+// Transparent huge pages for the memory a large configuration fills.
+#pragma once
+
+#include <cstddef>
+
+namespace greslint {
+
+/// Asks the kernel to back the whole 2 MiB pages inside [p, p + bytes) with transparent huge
+/// pages. Only worth it for a buffer of many megabytes that is about to be filled; a no-op
+/// where THP is off.
+void advise_huge_pages(const void* p, std::size_t bytes) noexcept;
+
+/// Grows the heap once by a range advised for huge pages, and keeps what is freed in it
+/// (main calls it first). See huge_pages.cpp for why and what it measured.
+void advise_huge_heap() noexcept;
+
+}  // namespace greslint

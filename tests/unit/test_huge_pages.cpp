@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// advise_huge_pages marks exactly the whole 2 MiB pages of a buffer for transparent huge
+// pages: read back from the kernel's own account of the mapping (/proc/self/smaps VmFlags).
+#include <catch2/catch.hpp>
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "huge_pages.hpp"
+
+using namespace greslint;
+
+namespace {
+
+/// The VmFlags of the mapping that holds `address`, from /proc/self/smaps.
+std::string vm_flags_at(std::uintptr_t address) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    std::uintptr_t lo = 0, hi = 0;
+    char dash = 0;
+    std::istringstream range(line);
+    if (range >> std::hex >> lo >> dash >> hi && dash == '-' && line.find(':') > line.find(' ')) {
+      inside = lo <= address && address < hi;
+      continue;
+    }
+    if (inside && line.rfind("VmFlags:", 0) == 0) return line;
+  }
+  return "";
+}
+
+bool advised(std::uintptr_t address) { return vm_flags_at(address).find(" hg") != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("advise_huge_pages: the whole 2 MiB pages inside the buffer, and nothing else", "[memory]") {
+  constexpr std::size_t kHuge = std::size_t(2) << 20;
+  const std::size_t size = 8 * kHuge;
+  void* map = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(map != MAP_FAILED);
+  const auto base = reinterpret_cast<std::uintptr_t>(map);
+  const std::uintptr_t first_huge = (base + kHuge - 1) & ~(kHuge - 1);
+  // A buffer from 100 bytes into huge page 0 (counted from first_huge) to 100 bytes short of
+  // the end of page 2: page 1 is the only whole one inside it.
+  const std::uintptr_t begin = first_huge + 100;
+  const std::uintptr_t end = first_huge + 3 * kHuge - 100;
+  REQUIRE(end + kHuge <= base + size);
+  advise_huge_pages(reinterpret_cast<const void*>(begin), end - begin);
+  CHECK_FALSE(advised(first_huge));
+  CHECK(advised(first_huge + kHuge));
+  CHECK(advised(first_huge + 2 * kHuge - 1));
+  CHECK_FALSE(advised(first_huge + 3 * kHuge - 1));
+  // A buffer smaller than a huge page holds no whole one: nothing is advised.
+  advise_huge_pages(reinterpret_cast<const void*>(first_huge + 4 * kHuge + 1), kHuge - 2);
+  CHECK_FALSE(advised(first_huge + 4 * kHuge + 1));
+  munmap(map, size);
+}
