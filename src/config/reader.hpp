@@ -13,6 +13,7 @@
 #include "config/logical_line.hpp"
 #include "greslint/config.hpp"
 #include "greslint/report.hpp"
+#include "greslint/text_hash.hpp"
 
 namespace greslint::config_detail {
 
@@ -130,7 +131,7 @@ class Reader {
   };
   struct TailHash {
     std::size_t operator()(const TailKey& k) const {
-      return std::hash<std::string_view>{}(k.text) * 31 + std::size_t(k.table);
+      return text_hash(k.text) * 31 + std::size_t(k.table);
     }
   };
   static constexpr std::size_t kMaxRepeatedTails = 1u << 16;

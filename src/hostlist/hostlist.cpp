@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "greslint/text_hash.hpp"
 #include "hostlist/hostlist_detail.hpp"
 
 namespace greslint {
@@ -111,7 +112,7 @@ class Hostlist::Index {
   };
   using Buckets = std::unordered_map<std::size_t, std::vector<std::uint32_t>>;
 
-  static std::size_t hash(std::string_view s) noexcept { return std::hash<std::string_view>{}(s); }
+  static std::size_t hash(std::string_view s) noexcept { return text_hash(s); }
 
   std::vector<Group> groups_;
   Buckets numeric_;   ///< prefix hash -> groups_

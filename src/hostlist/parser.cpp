@@ -2,6 +2,7 @@
 // Slurm's hostlist grammar (hostlist_create for each release), rebuilt from hostlist.c's
 // observable behaviour.
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -66,10 +67,15 @@ HostRange host_range(std::string_view name, Span where) {
 /// bracket, no NUL. The Parser would make it one token of one host spanning `where` (a
 /// token's span is `where` itself whether or not it was exact).
 bool one_plain_name(std::string_view text) noexcept {
+  // Performance: one table lookup per byte; seven comparisons each were 3% of reading a
+  // cluster written node by node, where every line's name comes through here.
+  static constexpr std::array<bool, 256> kEndsName = [] {
+    std::array<bool, 256> table{};
+    for (const unsigned char c : {',', ' ', '\t', '\n', '[', ']', '\0'}) table[c] = true;
+    return table;
+  }();
   if (text.empty()) return false;
-  return std::none_of(text.begin(), text.end(), [](char c) {
-    return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '[' || c == ']' || c == '\0';
-  });
+  return std::none_of(text.begin(), text.end(), [](char c) { return kEndsName[static_cast<unsigned char>(c)]; });
 }
 
 class Parser {

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "gres_parse.hpp"
+#include "greslint/text_hash.hpp"
 #include "model/analyzer.hpp"
 #include "rules/rules.hpp"
 #include "util.hpp"
@@ -26,7 +27,7 @@ std::vector<std::uint32_t> Analyzer::line_contents() const {
     bool operator==(const Key& o) const { return extra == o.extra && text == o.text; }
   };
   struct Hash {
-    std::size_t operator()(const Key& k) const { return std::hash<std::string_view>{}(k.text) * 31 + k.extra; }
+    std::size_t operator()(const Key& k) const { return text_hash(k.text) * 31 + k.extra; }
   };
   std::unordered_map<Key, std::uint32_t, Hash> ids;
   std::vector<std::uint32_t> out(gres_lines_.size());

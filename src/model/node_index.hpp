@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "greslint/text_hash.hpp"
 #include "util.hpp"
 
 namespace greslint::model {
@@ -83,7 +84,7 @@ class NodeIndex {
     while (digits > 0 && s[digits - 1] >= '0' && s[digits - 1] <= '9' && s.size() - digits < 18) --digits;
     std::uint64_t number = 0;
     for (std::size_t i = digits; i < s.size(); ++i) number = number * 10 + std::uint64_t(s[i] - '0');
-    const std::uint64_t text = std::hash<std::string_view>{}(s.substr(0, digits)) ^ (s.size() - digits);
+    const std::uint64_t text = text_hash(s.substr(0, digits)) ^ (s.size() - digits);
     const std::uint64_t group = (text + (number >> 3)) * 0x9E3779B97F4A7C15ULL;
     return static_cast<std::uint32_t>((group >> 32) & ~std::uint64_t{7}) | std::uint32_t(number & 7);
   }

@@ -4,12 +4,15 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "greslint/id_map.hpp"
+#include "greslint/text_hash.hpp"
 #include "model/node_index.hpp"
 
 using namespace greslint;
@@ -72,4 +75,28 @@ TEST_CASE("NodeIndex: finds every name, exactly, whatever the names look like", 
   names.pop_back();
   for (const char* absent : {"r0001n000", "r0041n001", "gpu3000", "gpu000100", "GPU1", "r0001n01", "", "nul"})
     CHECK(index.find(names, absent) == model::NodeIndex::kNone);
+}
+
+TEST_CASE("text_hash: equal texts alike, generated names and lines spread over buckets", "[model]") {
+  CHECK(text_hash("r0001n001") == text_hash(std::string("r0001n001")));
+  CHECK(text_hash("") != text_hash(std::string_view("\0", 1)));  // the length is mixed in
+  CHECK(text_hash("abcdefgh") != text_hash(std::string_view("abcdefgh\0", 9)));
+  // Names and lines as generators write them: every byte counts, and the low bits (what a
+  // table of 2^k buckets uses) come out even, with no collision among 200,000 64-bit values.
+  std::vector<std::string> texts;
+  for (int n = 1; n <= 100000; ++n) texts.push_back(fmt::format("r{:04}n{:03}", (n - 1) / 32 + 1, (n - 1) % 32 + 1));
+  for (int n = 0; n < 100000; ++n)
+    texts.push_back(fmt::format(" Name=gpu Type=a100 File=/dev/nvidia[{}-{}] Cores={}-{}", n % 8, n % 8 + 3, n, n + 31));
+  std::unordered_set<std::uint64_t> seen;
+  constexpr std::size_t kBuckets = 1024;
+  std::vector<int> load(kBuckets);
+  for (const std::string& t : texts) {
+    const std::uint64_t h = text_hash(t);
+    seen.insert(h);
+    ++load[h & (kBuckets - 1)];
+  }
+  CHECK(seen.size() == texts.size());
+  const double mean = double(texts.size()) / kBuckets;  // ~195
+  CHECK(double(*std::max_element(load.begin(), load.end())) < mean * 1.4);
+  CHECK(double(*std::min_element(load.begin(), load.end())) > mean * 0.6);
 }
