@@ -3,6 +3,9 @@
 #include "greslint/source.hpp"
 
 #include <sys/mman.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <algorithm>
 #include <cstring>
@@ -43,22 +46,38 @@ void FileText::release() noexcept {
   view_ = {};
 }
 
+namespace {
+
+/// Calls fn(offset) for every newline of [p, p + n), in order. Performance: 16 bytes per
+/// step; a memchr per newline cost its start-up on every 80-byte line of a per-node file,
+/// and std::count read one byte per step (2.5x slower than memchr on a 25 MB file).
+template <typename Fn>
+void each_newline(const char* p, std::size_t n, Fn&& fn) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  for (; i + 16 <= n; i += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    for (auto mask = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, newline))); mask != 0; mask &= mask - 1)
+      fn(i + std::size_t(__builtin_ctz(mask)));
+  }
+#endif
+  for (; i < n; ++i)
+    if (p[i] == '\n') fn(i);
+}
+
+}  // namespace
+
 FileId SourceManager::add(std::string path, FileText text) {
   File f{std::move(path), std::move(text), {}};
-  // Counted first and found with memchr: byte by byte with a growing vector, this was 4% of
-  // reading a 25 MB per-node configuration.
+  // Counted first, so that the line starts are one allocation: grown line by line, this was
+  // 4% of reading a 25 MB per-node configuration.
   const std::string_view t = f.text.view();
-  const char* const base = t.data();
-  const std::size_t size = t.size();
-  // memchr counts too: std::count read one byte per step (2.5x slower on a 25 MB file).
   std::size_t newlines = 0;
-  for (const char* at = base; (at = static_cast<const char*>(std::memchr(at, '\n', size - std::size_t(at - base))));
-       ++at)
-    ++newlines;
+  each_newline(t.data(), t.size(), [&](std::size_t) { ++newlines; });
   f.line_starts.reserve(newlines + 1);
   f.line_starts.push_back(0);
-  for (const char* at = base; (at = static_cast<const char*>(std::memchr(at, '\n', size - std::size_t(at - base))));)
-    f.line_starts.push_back(std::uint32_t(++at - base));
+  each_newline(t.data(), t.size(), [&](std::size_t at) { f.line_starts.push_back(std::uint32_t(at + 1)); });
   files_.push_back(std::move(f));
   return FileId{static_cast<std::uint16_t>(files_.size() - 1)};
 }

@@ -3,26 +3,49 @@
 #include "config/logical_line.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <utility>
 
 namespace greslint::config_detail {
 
+namespace {
+
+/// Character classes of keyvalue_pattern, one lookup per byte. Performance: the comparisons
+/// of is_space and is_alnum, byte by byte, were 9% of reading a file written node by node,
+/// where every line's first pair is matched here.
+enum CharClass : std::uint8_t { kBlank = 1, kKeyChar = 2 };
+constexpr std::array<std::uint8_t, 256> kCharClass = [] {
+  std::array<std::uint8_t, 256> table{};
+  for (const unsigned char c : {' ', '\t', '\n', '\v', '\f', '\r'}) table[c] = kBlank;  // is_space
+  for (unsigned char c = 0; c < 128; ++c)
+    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.')
+      table[c] = kKeyChar;
+  return table;
+}();
+bool has_class(char c, CharClass k) noexcept { return (kCharClass[static_cast<unsigned char>(c)] & k) != 0; }
+
+}  // namespace
+
 /// Slurm's keyvalue_pattern, applied at `pos` with POSIX leftmost-longest semantics.
 std::optional<KvMatch> match_key_value(std::string_view s, std::size_t pos) {
   std::size_t i = pos;
-  while (i < s.size() && is_space(s[i])) ++i;
+  while (i < s.size() && has_class(s[i], kBlank)) ++i;
   const std::size_t key_begin = i;
-  while (i < s.size() && (is_alnum(s[i]) || s[i] == '_' || s[i] == '.')) ++i;
+  while (i < s.size() && has_class(s[i], kKeyChar)) ++i;
   if (i == key_begin) return std::nullopt;
   const std::size_t key_end = i;
-  while (i < s.size() && is_space(s[i])) ++i;
+  while (i < s.size() && has_class(s[i], kBlank)) ++i;
   char op = 0;
   if (i < s.size() && (s[i] == '-' || s[i] == '*' || s[i] == '+' || s[i] == '/')) op = s[i++];
   if (i >= s.size() || s[i] != '=') return std::nullopt;
   ++i;
   const std::size_t after_eq = i;
-  while (i < s.size() && is_space(s[i])) ++i;
+  while (i < s.size() && has_class(s[i], kBlank)) ++i;
   if (i >= s.size()) return std::nullopt;
   // Alternative 1: "..." followed by whitespace or end of line.
   std::size_t quoted_len = 0;
@@ -33,7 +56,7 @@ std::optional<KvMatch> match_key_value(std::string_view s, std::size_t pos) {
   }
   // Alternative 2: a run of non-space characters.
   std::size_t plain_len = 0;
-  while (i + plain_len < s.size() && !is_space(s[i + plain_len])) ++plain_len;
+  while (i + plain_len < s.size() && !has_class(s[i + plain_len], kBlank)) ++plain_len;
   if (quoted_len == 0 && plain_len == 0) return std::nullopt;
   KvMatch m{key_begin, key_end, op, 0, 0, false, i > after_eq, 0};
   if (quoted_len >= plain_len && quoted_len > 0) {
@@ -122,6 +145,36 @@ void cook(LogicalLine& l) {
 
 }  // namespace
 
+// Performance: one pass, 16 bytes per step, instead of a memchr for each of the four (a line
+// of a per-node file is about 80 bytes, so each memchr was mostly its own start-up; the four
+// were 7% of reading such a file).
+std::size_t first_special(const char* p, std::size_t n) noexcept {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  const __m128i nul = _mm_setzero_si128();
+  const __m128i hash = _mm_set1_epi8('#');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  auto specials = [&](std::size_t at) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, newline), _mm_cmpeq_epi8(v, nul)),
+                                     _mm_or_si128(_mm_cmpeq_epi8(v, hash), _mm_cmpeq_epi8(v, backslash)));
+    return unsigned(_mm_movemask_epi8(hit));
+  };
+  for (; i + 16 <= n; i += 16)
+    if (const unsigned mask = specials(i)) return i + std::size_t(__builtin_ctz(mask));
+  if (i < n && n >= 16) {
+    // The last bytes: one load of the final 16, without the bytes already looked at.
+    const std::size_t at = n - 16;
+    if (const unsigned mask = specials(at) >> (i - at)) return i + std::size_t(__builtin_ctz(mask));
+    return n;
+  }
+#endif
+  for (; i < n; ++i)
+    if (p[i] == '\n' || p[i] == '\0' || p[i] == '#' || p[i] == '\\') return i;
+  return n;
+}
+
 void next_logical_line(FileId file, std::string_view text, std::uint32_t& pos, std::uint32_t& line_no,
                        std::vector<Comment>& comments, LogicalLine& l) {
   l.text = {};
@@ -132,6 +185,21 @@ void next_logical_line(FileId file, std::string_view text, std::uint32_t& pos, s
   l.pieces.clear();
   l.first_line = line_no;
   l.begin = pos;
+  // Nearly every line: no NUL, '#' or backslash before its newline (or the end of the file).
+  // It is the file's own text, as the general path below would find with four searches.
+  if (pos < text.size()) {
+    const std::uint32_t stop = pos + std::uint32_t(first_special(text.data() + pos, text.size() - pos));
+    if (stop == text.size() || text[stop] == '\n') {
+      l.end = stop;
+      l.text = text.substr(pos, stop - pos);
+      l.own_text = true;
+      l.offsets.add(0, pos);
+      l.offsets.finish(l.text.size(), l.end);
+      pos = stop == text.size() ? stop : stop + 1;
+      ++line_no;
+      return;
+    }
+  }
   while (pos < text.size()) {
     std::size_t eol = text.find('\n', pos);
     std::uint32_t line_end = eol == std::string_view::npos ? std::uint32_t(text.size()) : std::uint32_t(eol);

@@ -92,6 +92,10 @@ struct KvMatch {
 /// Slurm's keyvalue_pattern, applied at `pos` with POSIX leftmost-longest semantics.
 std::optional<KvMatch> match_key_value(std::string_view s, std::size_t pos);
 
+/// Offset of the first '\n', NUL, '#' or backslash in [p, p + n), or n: where a line stops
+/// being plain text (the end of the line, of what Slurm reads of it, a comment, an escape).
+std::size_t first_special(const char* p, std::size_t n) noexcept;
+
 /// Reads the logical line starting at `pos` (advanced past it, with `line_no`) into `l`;
 /// comments that hold "greslint:" are kept in `comments` for the suppression pass.
 void next_logical_line(FileId file, std::string_view text, std::uint32_t& pos, std::uint32_t& line_no,

@@ -2,11 +2,15 @@
 // The reader against Slurm's lexical rules: exact messages, exact positions.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <vector>
 
+#include "config/logical_line.hpp"
 #include "greslint/config.hpp"
 
 using namespace greslint;
@@ -277,4 +281,73 @@ TEST_CASE("reader: an absolute Include is the cluster's own file or a checkout's
     for (const Diagnostic& d : out.diagnostics()) CHECK(d.rule->id == "GRS005");
   }
   fs::remove_all(dir);
+}
+
+TEST_CASE("reader: first_special finds the first newline, NUL, '#' or backslash at every offset", "[reader]") {
+  // The search reads 16 bytes at a time and the last ones with an overlapping load: every
+  // length up to 70 and every position of the special byte, plus plain text before it.
+  for (const char special : {'\n', '\0', '#', '\\'})
+    for (std::size_t n = 0; n <= 70; ++n) {
+      const std::string plain(n, 'x');
+      CHECK(config_detail::first_special(plain.data(), n) == n);
+      for (std::size_t at = 0; at < n; ++at) {
+        std::string text = plain;
+        text[at] = special;
+        if (at + 2 < n) text[at + 2] = '#';  // a later one does not count
+        INFO("n " << n << " at " << at << " special " << int(special));
+        CHECK(config_detail::first_special(text.data(), n) == at);
+        // A prefix that ends before the special byte has none.
+        CHECK(config_detail::first_special(text.data(), at) == at);
+      }
+    }
+}
+
+TEST_CASE("reader: match_key_value's byte classes are is_space and Slurm's key characters", "[reader]") {
+  // Every byte after "Ke" and inside a value: a key character extends the key, a blank or an
+  // operator may come between key and '=', a blank ends the value, anything else is value.
+  for (int c = 0; c < 256; ++c) {
+    const char ch = static_cast<char>(c);
+    const bool key_char = is_alnum(ch) || ch == '_' || ch == '.';
+    INFO("byte " << c);
+    const auto in_key = config_detail::match_key_value(std::string("Ke") + ch + "=v", 0);
+    const bool op_or_eq = ch == '*' || ch == '+' || ch == '-' || ch == '/' || ch == '=';  // "Ke+=v", "Ke==v"
+    CHECK(bool(in_key) == (key_char || is_space(ch) || op_or_eq));
+    if (in_key && key_char) CHECK(in_key->key_end == 3);
+    const auto in_value = config_detail::match_key_value(std::string("Key=a") + ch + "b", 0);
+    REQUIRE(in_value);
+    CHECK(in_value->value_end == (is_space(ch) ? 5u : 7u));
+  }
+}
+
+TEST_CASE("sources: line and column of every byte, whatever the lines' lengths", "[reader]") {
+  // Newlines are found 16 bytes at a time: lines of 0 to 40 bytes put them at every position
+  // of a block, next to each other and at the very end or not.
+  std::mt19937 rng(11);
+  for (int round = 0; round < 50; ++round) {
+    std::string text;
+    std::vector<LineCol> expected;
+    std::uint32_t line = 1, column = 1;
+    const int lines = 1 + int(rng() % 30);
+    for (int l = 0; l < lines; ++l) {
+      const std::size_t length = rng() % 41;
+      for (std::size_t i = 0; i < length; ++i) {
+        text.push_back(char('a' + rng() % 26));
+        expected.push_back({line, column++});
+      }
+      if (l + 1 < lines || rng() % 2) {
+        text.push_back('\n');
+        expected.push_back({line++, column});
+        column = 1;
+      }
+    }
+    SourceManager sources;
+    const FileId f = sources.add("t.conf", text);
+    INFO("round " << round);
+    CHECK(sources.line_count(f) == std::size_t(std::count(text.begin(), text.end(), '\n')) + 1);
+    for (std::uint32_t at = 0; at < text.size(); ++at) {
+      const LineCol got = sources.line_col(f, at);
+      REQUIRE(got.line == expected[at].line);
+      REQUIRE(got.column == expected[at].column);
+    }
+  }
 }
