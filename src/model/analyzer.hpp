@@ -124,6 +124,9 @@ class Analyzer {
   };
   std::unordered_map<const RepeatedTail*, NodeLinePrototype> node_line_prototypes_;
   void check_addresses(const Directive& d, const NodeLine& line, std::uint64_t node_count);
+  /// The last repeated tail found to hold no NodeAddr=, BcastAddr= or NodeHostname=: the
+  /// lines that share it have none either (a file written node by node shares one tail).
+  const RepeatedTail* tail_without_addresses_ = nullptr;
   // ----- partitions.cpp ------------------------------------------------------------
   /// Each PartitionName line: its Nodes= resolved as slurmctld does, checked, and kept
   /// in Cluster::partitions.

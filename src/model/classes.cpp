@@ -2,6 +2,7 @@
 // Node classes: nodes whose slurm.conf line and gres.conf lines say the same are alike for
 // slurmd and slurmctld, so the replay evaluates each class once, whichever lines say it.
 #include <algorithm>
+#include <array>
 #include <fmt/format.h>
 #include <functional>
 #include <optional>
@@ -30,6 +31,19 @@ std::vector<std::uint32_t> Analyzer::line_contents() const {
     std::size_t operator()(const Key& k) const { return text_hash(k.text) * 31 + k.extra; }
   };
   std::unordered_map<Key, std::uint32_t, Hash> ids;
+  // Performance: the ids of the last few lines that repeat a tail (Directive::repeated_tail).
+  // Such a line's text after its head is the text between the head's value and the tail
+  // (empty but for a closing quote), then the tail's own text: lines with one tail and one
+  // such gap say the same, and a pointer comparison replaces hashing and comparing the text
+  // (a per-node gres.conf alternates between a handful of tails).
+  struct Recent {
+    const RepeatedTail* tail = nullptr;
+    std::string_view gap;
+    std::uint32_t extra = 0;
+    std::uint32_t id = 0;
+  };
+  std::array<Recent, 8> recent{};
+  std::size_t next_recent = 0;
   std::vector<std::uint32_t> out(gres_lines_.size());
   std::uint32_t globals_before = 0;
   for (std::uint32_t li = 0; li < gres_lines_.size(); ++li) {
@@ -39,10 +53,26 @@ std::vector<std::uint32_t> Analyzer::line_contents() const {
         ++globals_before;
     const Directive& d = *g.d;
     const std::uint32_t tail = std::min(d.head().value_span.end, d.span.end);
-    const Key key{sources_.text(Span{d.span.file, tail, d.span.end}),
-                  (globals_before << 2) | (d.complete ? 2u : 0u) | (g.node_scoped ? 1u : 0u)};
+    const std::uint32_t extra = (globals_before << 2) | (d.complete ? 2u : 0u) | (g.node_scoped ? 1u : 0u);
+    const RepeatedTail* repeated = d.repeated_tail();
+    std::string_view gap;
+    if (repeated) {
+      gap = sources_.text(Span{d.span.file, tail, std::max(tail, d.tail_begin())});
+      const auto hit = std::find_if(recent.begin(), recent.end(), [&](const Recent& r) {
+        return r.tail == repeated && r.extra == extra && r.gap == gap;
+      });
+      if (hit != recent.end()) {
+        out[li] = hit->id;
+        continue;
+      }
+    }
+    const Key key{sources_.text(Span{d.span.file, tail, d.span.end}), extra};
     // try_emplace: emplace made (and freed) a map node per line even when the key was known.
     out[li] = ids.try_emplace(key, std::uint32_t(ids.size())).first->second;
+    if (repeated) {
+      recent[next_recent] = Recent{repeated, gap, extra, out[li]};
+      next_recent = (next_recent + 1) % recent.size();
+    }
   }
   return out;
 }
