@@ -69,17 +69,22 @@ void each_newline(const char* p, std::size_t n, Fn&& fn) {
 }  // namespace
 
 FileId SourceManager::add(std::string path, FileText text) {
-  File f{std::move(path), std::move(text), {}};
+  files_.push_back(File{std::move(path), std::move(text), {}, false});
+  return FileId{static_cast<std::uint16_t>(files_.size() - 1)};
+}
+
+const std::vector<std::uint32_t>& SourceManager::line_starts(const File& file) const {
+  if (file.lines_found) return file.line_starts;
   // Counted first, so that the line starts are one allocation: grown line by line, this was
   // 4% of reading a 25 MB per-node configuration.
-  const std::string_view t = f.text.view();
+  const std::string_view t = file.text.view();
   std::size_t newlines = 0;
   each_newline(t.data(), t.size(), [&](std::size_t) { ++newlines; });
-  f.line_starts.reserve(newlines + 1);
-  f.line_starts.push_back(0);
-  each_newline(t.data(), t.size(), [&](std::size_t at) { f.line_starts.push_back(std::uint32_t(at + 1)); });
-  files_.push_back(std::move(f));
-  return FileId{static_cast<std::uint16_t>(files_.size() - 1)};
+  file.line_starts.reserve(newlines + 1);
+  file.line_starts.push_back(0);
+  each_newline(t.data(), t.size(), [&](std::size_t at) { file.line_starts.push_back(std::uint32_t(at + 1)); });
+  file.lines_found = true;
+  return file.line_starts;
 }
 
 std::string_view SourceManager::text(Span s) const {
@@ -90,17 +95,18 @@ std::string_view SourceManager::text(Span s) const {
 }
 
 LineCol SourceManager::line_col(FileId f, std::uint32_t offset) const {
-  const File& file = files_[f.index];
-  auto it = std::upper_bound(file.line_starts.begin(), file.line_starts.end(), offset);
-  auto line = static_cast<std::uint32_t>(it - file.line_starts.begin());
-  return LineCol{line, offset - file.line_starts[line - 1] + 1};
+  const std::vector<std::uint32_t>& starts = line_starts(files_[f.index]);
+  auto it = std::upper_bound(starts.begin(), starts.end(), offset);
+  auto line = static_cast<std::uint32_t>(it - starts.begin());
+  return LineCol{line, offset - starts[line - 1] + 1};
 }
 
 std::string_view SourceManager::line_text(FileId f, std::uint32_t line) const {
   const File& file = files_[f.index];
-  if (line == 0 || line > file.line_starts.size()) return {};
-  std::uint32_t begin = file.line_starts[line - 1];
-  std::uint32_t end = line < file.line_starts.size() ? file.line_starts[line] : static_cast<std::uint32_t>(file.text.size());
+  const std::vector<std::uint32_t>& starts = line_starts(file);
+  if (line == 0 || line > starts.size()) return {};
+  std::uint32_t begin = starts[line - 1];
+  std::uint32_t end = line < starts.size() ? starts[line] : static_cast<std::uint32_t>(file.text.size());
   std::string_view t = file.text.view().substr(begin, end - begin);
   while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.remove_suffix(1);
   return t;

@@ -28,7 +28,10 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
   // run's peak of memory. Grown fourfold: a gres.conf that includes one file per GPU type
   // moved every directive read so far at each of them (a fifth of a per-node run), and the
   // room never used is address space only.
-  const std::size_t lines = sources_.line_count(file);
+  // An estimate, not a count: counting the lines was a pass over the file of its own. Lines
+  // of 24 bytes and more (a per-node line is ~80) fit without a move; room left over is
+  // address space only.
+  const std::size_t lines = text.size() / 24 + 1;
   const std::size_t wanted = std::min(result.directives.size() + lines, kMaxDirectives);
   if (wanted > result.directives.capacity()) {
     // Past 32 MiB the vector is a mapping of its own, outside the heap advise_huge_heap set
