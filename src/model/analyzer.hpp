@@ -254,6 +254,7 @@ class Analyzer {
   Reporter& out_;
   Findings findings_;
   ConfigFile slurm_;
+  DirectiveIndex slurm_index_;  ///< slurm_'s settings and records by key
   ConfigFile gres_;
   ConfigFile cgroup_;
   Settings settings_;

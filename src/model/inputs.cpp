@@ -41,8 +41,8 @@ ConfigFile Analyzer::read(const std::string& path, const std::optional<std::stri
 void Analyzer::read_slurm_conf() {
   const std::optional<std::string> text = texts_ ? std::optional<std::string>(texts_->slurm_conf) : std::nullopt;
   slurm_ = read(in_.slurm_conf_path, &text, KeyTable::slurm_conf);
-  for (const Directive& d : slurm_.directives)
-    if (d.kind == Directive::Kind::setting) settings_.set(d.head());
+  slurm_index_ = DirectiveIndex(slurm_.directives);
+  for (const Directive* d : slurm_index_.settings()) settings_.set(d->head());
   if (slurm_.failed) ctld_.apply(rules::Outcome::slurmctld_fatal("Unable to process configuration file"));
 }
 

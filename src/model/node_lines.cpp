@@ -255,8 +255,8 @@ void Analyzer::apply_down_nodes() {
     if (fresh) down_overrides_.push_back(o);
     return it->second;
   };
-  for (const Directive& d : slurm_.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "DownNodes")) continue;
+  for (const Directive* line : slurm_index_.records("DownNodes")) {
+    const Directive& d = *line;
     DownNodesOverride o;
     o.state = "DOWN";
     o.state_at = d.head().value_span;

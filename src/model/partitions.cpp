@@ -16,10 +16,9 @@ namespace {
 
 /// NodeSet name -> its line. A set has Feature= (the nodes whose Features name it),
 /// Nodes= (a hostlist, or ALL), or both.
-std::unordered_map<std::string, const Directive*> nodesets_of(const ConfigFile& slurm) {
+std::unordered_map<std::string, const Directive*> nodesets_of(const DirectiveIndex& slurm) {
   std::unordered_map<std::string, const Directive*> sets;
-  for (const Directive& n : slurm.directives)
-    if (n.kind == Directive::Kind::record && iequals(n.head().spec->name, "NodeSet")) sets[std::string(n.head().value)] = &n;
+  for (const Directive* n : slurm.records("NodeSet")) sets[std::string(n->head().value)] = n;
   return sets;
 }
 
@@ -35,8 +34,8 @@ std::vector<std::uint32_t> Analyzer::nodes_with_feature(std::string_view feature
   std::vector<bool> line_has(node_lines_.size(), false);
   std::string defaults;
   std::size_t line = 0;
-  for (const Directive& d : slurm_.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "NodeName")) continue;
+  for (const Directive* node_line : slurm_index_.records("NodeName")) {
+    const Directive& d = *node_line;
     const KeyValue* kv = d.find("Features");
     if (!kv) kv = d.find("Feature");
     if (iequals(d.head().value, "DEFAULT")) {
@@ -53,11 +52,11 @@ std::vector<std::uint32_t> Analyzer::nodes_with_feature(std::string_view feature
 }
 
 void Analyzer::check_partitions() {
-  const auto nodesets = nodesets_of(slurm_);
+  const auto nodesets = nodesets_of(slurm_index_);
   const std::uint32_t node_count = static_cast<std::uint32_t>(cluster_.node_names.size());
   std::string default_nodes;
-  for (const Directive& d : slurm_.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "PartitionName")) continue;
+  for (const Directive* line : slurm_index_.records("PartitionName")) {
+    const Directive& d = *line;
     const KeyValue* nodes = d.find("Nodes");
     if (iequals(d.head().value, "DEFAULT")) {
       if (nodes) default_nodes = nodes->value;

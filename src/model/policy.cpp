@@ -95,14 +95,12 @@ rules::PartitionCover Analyzer::walk_partitions(const rules::PolicyView& policy)
   const std::vector<std::string>& names = cluster_.node_names;
   std::uint32_t previous = NodeIndex::kNone;
   std::unordered_map<std::string, const KeyValue*> nodesets;
-  for (const Directive& d : slurm_.directives)
-    if (d.kind == Directive::Kind::record && iequals(d.head().spec->name, "NodeSet"))
-      nodesets[std::string(d.head().value)] = d.find("Nodes");
+  for (const Directive* d : slurm_index_.records("NodeSet")) nodesets[std::string(d->head().value)] = d->find("Nodes");
   rules::PartitionCover cover;
   cover.offered.assign(names.size(), false);
   const KeyValue* default_nodes = nullptr;  // PartitionName=DEFAULT Nodes= is inherited
-  for (const Directive& d : slurm_.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "PartitionName")) continue;
+  for (const Directive* line : slurm_index_.records("PartitionName")) {
+    const Directive& d = *line;
     if (iequals(d.head().value, "DEFAULT")) {
       if (const KeyValue* n = d.find("Nodes")) default_nodes = n;
       continue;

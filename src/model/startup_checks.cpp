@@ -23,7 +23,7 @@ Span first_line(const ConfigFile& slurm) {
 
 // A record the handlers reject fails the parse like a syntax error (the generic fatal).
 void Analyzer::check_slurm_conf_records() {
-  const rules::SlurmConfView view{profile_, settings_, slurm_, first_line(slurm_)};
+  const rules::SlurmConfView view{profile_, settings_, slurm_, slurm_index_, first_line(slurm_)};
   for (const auto& check : rules::kSlurmConfRecordsStage) ctld_.apply(check.run(view, findings_));
 }
 
@@ -31,7 +31,7 @@ void Analyzer::check_slurm_conf_records() {
 // and returns at its first failure. A check's own fatal() therefore comes before the
 // generic fatal that a parse error would give.
 void Analyzer::check_slurm_conf_values() {
-  rules::SlurmConfView view{profile_, settings_, slurm_, first_line(slurm_)};
+  rules::SlurmConfView view{profile_, settings_, slurm_, slurm_index_, first_line(slurm_)};
   view.nodeset_named_like_node = nodeset_named_like_node(&view.node_line_naming_it);
   bool returned = false;
   for (const auto& check : rules::kSlurmConfValuesStage) {
@@ -52,17 +52,17 @@ void Analyzer::check_select_plugin() {
 }
 
 void Analyzer::check_accounting_tres() {
-  const rules::SlurmConfView view{profile_, settings_, slurm_, first_line(slurm_)};
+  const rules::SlurmConfView view{profile_, settings_, slurm_, slurm_index_, first_line(slurm_)};
   for (const auto& check : rules::kAccountingTresStage) ctld_.apply(check.run(view, findings_));
 }
 
 void Analyzer::check_license_init() {
-  const rules::SlurmConfView view{profile_, settings_, slurm_, first_line(slurm_)};
+  const rules::SlurmConfView view{profile_, settings_, slurm_, slurm_index_, first_line(slurm_)};
   for (const auto& check : rules::kLicenseInitStage) ctld_.apply(check.run(view, findings_));
 }
 
 void Analyzer::check_priority_init() {
-  const rules::SlurmConfView view{profile_, settings_, slurm_, first_line(slurm_)};
+  const rules::SlurmConfView view{profile_, settings_, slurm_, slurm_index_, first_line(slurm_)};
   for (const auto& check : rules::kPriorityInitStage) ctld_.apply(check.run(view, findings_));
 }
 
@@ -78,14 +78,11 @@ void Analyzer::check_cgroup_conf() {
 // names Slurm cannot make are passed over).
 const Directive* Analyzer::nodeset_named_like_node(const Directive** line) const {
   if (profile_.version() < kSlurm2411) return nullptr;
-  std::vector<const Directive*> nodesets;
-  std::vector<const Directive*> node_lines;
-  for (const Directive& d : slurm_.directives) {
-    if (d.kind != Directive::Kind::record) continue;
-    if (iequals(d.head().spec->name, "NodeSet")) nodesets.push_back(&d);
-    if (iequals(d.head().spec->name, "NodeName") && !iequals(d.head().value, "DEFAULT")) node_lines.push_back(&d);
-  }
+  const std::vector<const Directive*>& nodesets = slurm_index_.records("NodeSet");
   if (nodesets.empty()) return nullptr;
+  std::vector<const Directive*> node_lines;
+  for (const Directive* d : slurm_index_.records("NodeName"))
+    if (!iequals(d->head().value, "DEFAULT")) node_lines.push_back(d);
   std::vector<HostlistResult> names;
   names.reserve(node_lines.size());
   for (const Directive* d : node_lines) names.push_back(parse_hostlist(d->head().value, d->head().value_span, profile_));
@@ -100,7 +97,7 @@ const Directive* Analyzer::nodeset_named_like_node(const Directive** line) const
 
 // read_slurm_conf, once cgroup.conf is read: the memory enforcement and the step manager.
 void Analyzer::check_read_slurm_conf() {
-  rules::SlurmConfView view{profile_, settings_, slurm_, first_line(slurm_)};
+  rules::SlurmConfView view{profile_, settings_, slurm_, slurm_index_, first_line(slurm_)};
   view.cgroup = &cgroup_;
   for (const auto& check : rules::kReadSlurmConfStage) ctld_.apply(check.run(view, findings_));
 }
@@ -117,8 +114,8 @@ rules::NodeTableView Analyzer::node_table_view() const {
     }
   }
   const KeyValue* default_weights = nullptr;  // PartitionName=DEFAULT's, as the lines before each partition set it
-  for (const Directive& d : slurm_.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "PartitionName")) continue;
+  for (const Directive* line : slurm_index_.records("PartitionName")) {
+    const Directive& d = *line;
     const KeyValue* weights = d.find("TRESBillingWeights");
     if (iequals(d.head().value, "DEFAULT")) {
       if (weights) default_weights = weights;

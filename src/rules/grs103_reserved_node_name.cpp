@@ -18,10 +18,9 @@ const RuleInfo GRS103{"GRS103", "reserved-node-name", Severity::error, Effect::f
 // first such line decides over every other error of the configuration.
 Outcome check_grs103(const SlurmConfView& v, Findings& out) {
   std::optional<std::string> first;
-  for (const Directive& d : v.slurm.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "NodeName") ||
-        !iequals(d.head().value, "ALL"))
-      continue;
+  for (const Directive* line : v.index.records("NodeName")) {
+    const Directive& d = *line;
+    if (!iequals(d.head().value, "ALL")) continue;
     const KeyValue& head = d.head();
     std::string slurm = fmt::format("'{}' is a reserved word disallowed for use with NodeName", head.value);
     out.report(GRS103, head.value_span, fmt::format("NodeName={} is a reserved word", head.value))

@@ -16,10 +16,9 @@ const RuleInfo GRS104{"GRS104", "address-on-default-node", Severity::error, Effe
 // of slurm.conf, so slurmctld stops with the generic fatal before any plugin loads.
 Outcome check_grs104(const SlurmConfView& v, Findings& out) {
   bool refused = false;
-  for (const Directive& d : v.slurm.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "NodeName") ||
-        !iequals(d.head().value, "DEFAULT"))
-      continue;
+  for (const Directive* line : v.index.records("NodeName")) {
+    const Directive& d = *line;
+    if (!iequals(d.head().value, "DEFAULT")) continue;
     for (std::string_view forbidden : {"NodeHostname", "NodeAddr", "BcastAddr"}) {
       const KeyValue* kv = d.find(forbidden);
       if (!kv) continue;

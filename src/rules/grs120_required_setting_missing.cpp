@@ -26,7 +26,7 @@ Outcome check_grs120_cluster_name(const SlurmConfView& v, Findings& out) {
 // _load_slurmctld_host: a controller must be named, by SlurmctldHost or the legacy
 // ControlMachine.
 Outcome check_grs120_controller(const SlurmConfView& v, Findings& out) {
-  if (has_slurmctld_host(v.slurm) || v.settings.find("ControlMachine")) return Outcome::proceed();
+  if (has_slurmctld_host(v.index) || v.settings.find("ControlMachine")) return Outcome::proceed();
   out.report(GRS120, v.top, "slurm.conf names no controller (SlurmctldHost)")
       .slurm("No SlurmctldHost defined.")
       .help("add SlurmctldHost=<controller host>");

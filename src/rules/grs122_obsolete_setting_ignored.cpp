@@ -23,7 +23,7 @@ Outcome ignored(Findings& out, Span at, std::string what, std::string line, std:
 
 // _load_slurmctld_host: SlurmctldHost wins over the legacy keys, each of which is logged.
 Outcome check_grs122_controller_legacy_keys(const SlurmConfView& v, Findings& out) {
-  if (!has_slurmctld_host(v.slurm)) return Outcome::proceed();
+  if (!has_slurmctld_host(v.index)) return Outcome::proceed();
   for (std::string_view key : {"ControlMachine", "ControlAddr", "BackupController", "BackupAddr"})
     if (const KeyValue* kv = v.settings.find(key))
       ignored(out, kv->key_span, fmt::format("{} is ignored because SlurmctldHost is set", key),

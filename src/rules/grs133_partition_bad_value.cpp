@@ -135,8 +135,8 @@ std::string_view help_for(std::string_view key) {
 Outcome check_grs133_partition_values(const SlurmConfView& v, Findings& out) {
   std::unordered_map<std::string, const KeyValue*> defaults;  // lower-cased key
   Outcome result = Outcome::proceed();
-  for (const Directive& d : v.slurm.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "PartitionName")) continue;
+  for (const Directive* line : v.index.records("PartitionName")) {
+    const Directive& d = *line;
     if (iequals(d.head().value, "DEFAULT")) {
       for (const KeyValue& kv : d.rest()) defaults[to_lower(kv.spec->name)] = &kv;
       continue;

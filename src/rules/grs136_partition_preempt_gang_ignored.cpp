@@ -48,8 +48,8 @@ Outcome check_grs136(const SlurmConfView& v, Findings& out) {
     auto it = defaults.find(to_lower(key));
     return it == defaults.end() ? nullptr : it->second;
   };
-  for (const Directive& d : v.slurm.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "PartitionName")) continue;
+  for (const Directive* line : v.index.records("PartitionName")) {
+    const Directive& d = *line;
     const bool is_default = iequals(d.head().value, "DEFAULT");
     if (is_default)
       for (const KeyValue& kv : d.rest()) defaults[to_lower(kv.spec->name)] = &kv;

@@ -17,8 +17,8 @@ const RuleInfo GRS137{
 // The record handler refuses the record, so s_p_parse_file fails: the generic fatal follows.
 Outcome check_grs137(const SlurmConfView& v, Findings& out) {
   Outcome result = Outcome::proceed();
-  for (const Directive& d : v.slurm.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "SlurmctldHost")) continue;
+  for (const Directive* line : v.index.records("SlurmctldHost")) {
+    const Directive& d = *line;
     const std::string_view value = d.head().value;
     if (slurmctld_host_well_formed(value)) continue;
     out.report(GRS137, d.head().value_span,

@@ -16,7 +16,7 @@ const RuleInfo GRS139{
 // _load_slurmctld_host reads the legacy keys only without SlurmctldHost records: a
 // ControlMachine with a comma names no one address Slurm could use.
 Outcome check_grs139(const SlurmConfView& v, Findings& out) {
-  if (has_slurmctld_host(v.slurm) || v.settings.find("ControlAddr")) return Outcome::proceed();
+  if (has_slurmctld_host(v.index) || v.settings.find("ControlAddr")) return Outcome::proceed();
   const KeyValue* machine = v.settings.find("ControlMachine");
   if (!machine || machine->value.find(',') == std::string_view::npos) return Outcome::proceed();
   out.report(GRS139, machine->value_span,

@@ -13,7 +13,7 @@ const RuleInfo GRS140{"GRS140",          "backup-addr-without-controller",
 // Only the legacy keys' path of _load_slurmctld_host reads BackupAddr (with SlurmctldHost
 // records it is ignored, GRS122), and only once ControlMachine passed (GRS120, GRS139).
 Outcome check_grs140(const SlurmConfView& v, Findings& out) {
-  if (has_slurmctld_host(v.slurm) || !v.settings.find("ControlMachine")) return Outcome::proceed();
+  if (has_slurmctld_host(v.index) || !v.settings.find("ControlMachine")) return Outcome::proceed();
   const KeyValue* addr = v.settings.find("BackupAddr");
   if (!addr || v.settings.find("BackupController")) return Outcome::proceed();
   out.report(GRS140, addr->key_span, "BackupAddr is set but BackupController is not")

@@ -22,8 +22,8 @@ namespace {
 /// ControlMachine and BackupController.
 std::vector<std::pair<std::string_view, Span>> controllers(const SlurmConfView& v) {
   std::vector<std::pair<std::string_view, Span>> hosts;
-  for (const Directive& d : v.slurm.directives) {
-    if (d.kind != Directive::Kind::record || !iequals(d.head().spec->name, "SlurmctldHost")) continue;
+  for (const Directive* line : v.index.records("SlurmctldHost")) {
+    const Directive& d = *line;
     const std::string_view value = d.head().value;
     if (!slurmctld_host_well_formed(value)) continue;  // refused while parsing (GRS137)
     hosts.emplace_back(value.substr(0, value.find('(')), d.head().value_span);

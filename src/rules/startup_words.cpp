@@ -39,11 +39,10 @@ bool slurmctld_host_well_formed(std::string_view value) {
   return close + 1 == value.size() && close == value.rfind(')');
 }
 
-bool has_slurmctld_host(const ConfigFile& slurm) {
-  return std::any_of(slurm.directives.begin(), slurm.directives.end(), [](const Directive& d) {
-    return d.kind == Directive::Kind::record && iequals(d.head().spec->name, "SlurmctldHost") &&
-           slurmctld_host_well_formed(d.head().value);
-  });
+bool has_slurmctld_host(const DirectiveIndex& slurm) {
+  const std::vector<const Directive*>& hosts = slurm.records("SlurmctldHost");
+  return std::any_of(hosts.begin(), hosts.end(),
+                     [](const Directive* d) { return slurmctld_host_well_formed(d->head().value); });
 }
 
 bool prolog_flags_contain(std::string_view value, SlurmVersion v) {

@@ -31,7 +31,7 @@ bool slurmctld_host_well_formed(std::string_view value);
 
 /// Whether slurm.conf has a SlurmctldHost record Slurm took (a well-formed one): then
 /// _load_slurmctld_host reads those, and the legacy ControlMachine keys are ignored.
-bool has_slurmctld_host(const ConfigFile& slurm);
+bool has_slurmctld_host(const DirectiveIndex& slurm);
 
 /// PrologFlags as prolog_str2flags() reads it: whether a word sets the Contain flag (Contain,
 /// X11, and from 24.05 RunInJob).

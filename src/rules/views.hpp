@@ -78,6 +78,7 @@ struct SlurmConfView {
   const VersionProfile& profile;
   const Settings& settings;
   const ConfigFile& slurm;  ///< for the record keys (SlurmctldHost), which are not settings
+  const DirectiveIndex& index;  ///< slurm's records by key (index.records("PartitionName"))
   Span top;                 ///< slurm.conf's first line: where a finding about a missing key points
   /// 24.11+: the first NodeSet record whose name a NodeName line gives, and that line
   /// (read_config.c:_validate_conf_nodeset_vs_nodenames); null when none does.

@@ -351,3 +351,30 @@ TEST_CASE("sources: line and column of every byte, whatever the lines' lengths",
     }
   }
 }
+
+TEST_CASE("DirectiveIndex: settings and each record key's lines, in file order, any case", "[reader]") {
+  auto p = parse("ClusterName=c\n"
+                 "NodeName=a CPUs=1\n"
+                 "PartitionName=p1 Nodes=a\n"
+                 "nodename=b CPUs=1\n"
+                 "SlurmctldHost=h\n"
+                 "NODENAME=c CPUs=1\n"
+                 "PartitionName=p2 Nodes=b\n"
+                 "SelectType=select/cons_tres\n");
+  REQUIRE(p->file.directives.size() == 8);
+  const DirectiveIndex index(p->file.directives);
+  auto heads = [](const std::vector<const Directive*>& lines) {
+    std::vector<std::string> out;
+    for (const Directive* d : lines) out.emplace_back(d->head().value);
+    return out;
+  };
+  CHECK(heads(index.settings()) == std::vector<std::string>{"c", "select/cons_tres"});
+  CHECK(heads(index.records("NodeName")) == std::vector<std::string>{"a", "b", "c"});
+  CHECK(heads(index.records("nodename")) == std::vector<std::string>{"a", "b", "c"});
+  CHECK(heads(index.records("PartitionName")) == std::vector<std::string>{"p1", "p2"});
+  CHECK(heads(index.records("SlurmctldHost")) == std::vector<std::string>{"h"});
+  CHECK(index.records("NodeSet").empty());
+  CHECK(index.records("ClusterName").empty());  // a setting, not a record
+  // Each pointer is the directive itself, not a copy.
+  CHECK(index.records("PartitionName").back() == &p->file.directives[6]);
+}
