@@ -49,13 +49,20 @@ void Analyzer::read_slurm_conf() {
 void Analyzer::read_gres_conf() {
   gres_ = read(in_.gres_conf_path, texts_ ? &texts_->gres_conf : nullptr, KeyTable::gres_conf);
   // Slurm's record list: every Name= record, then every NodeName= record, each in file order.
-  // Built in place in two passes over the file, sized once: a per-node gres.conf has 200,000
-  // lines, and vectors grown by doubling and then copied held up to three times that (a
-  // GresLine is ~100 bytes, its hostlist as much again).
-  std::size_t records = 0;
+  // One pass over the file sorts the records into the two kinds (with their place among all
+  // records); gres_lines_ is then sized once: a per-node gres.conf has 200,000 lines, and
+  // vectors grown by doubling and then copied held up to three times that (a GresLine is ~100
+  // bytes). Three passes over the directives (144 bytes each, a cache miss each) were 6% of
+  // linting such a file.
+  struct Record {
+    const Directive* d;
+    std::uint32_t file_order;
+  };
+  std::vector<Record> name_records, node_records;
+  std::uint32_t order = 0;
   for (const Directive& d : gres_.directives) {
     if (d.kind == Directive::Kind::record) {
-      ++records;
+      (iequals(d.head().key, "NodeName") ? node_records : name_records).push_back(Record{&d, order++});
       continue;
     }
     if (iequals(d.head().spec->name, "AutoDetect")) {
@@ -63,20 +70,16 @@ void Analyzer::read_gres_conf() {
       global_autodetect_kv_ = &d.head();
     }
   }
-  gres_lines_.reserve(records);
-  for (const bool scoped : {false, true}) {
-    std::uint32_t order = 0;
-    for (const Directive& d : gres_.directives) {
-      if (d.kind != Directive::Kind::record) continue;
+  gres_lines_.reserve(name_records.size() + node_records.size());
+  for (const bool scoped : {false, true})
+    for (const Record& r : scoped ? node_records : name_records) {
       GresLine g;
-      g.d = &d;
-      g.file_order = order++;
-      g.node_scoped = iequals(d.head().key, "NodeName");
-      if (g.node_scoped != scoped) continue;
+      g.d = r.d;
+      g.file_order = r.file_order;
+      g.node_scoped = scoped;
       if (scoped) read_gres_nodes(g);
       gres_lines_.push_back(std::move(g));
     }
-  }
 }
 
 /// The nodes a gres.conf NodeName= line names, the line checked (kGresConfNodeName); an
