@@ -20,29 +20,10 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
   result.files.push_back(file);
   stack_.push_back(sources_.path(file));
   std::string_view text = sources_.text(file);
-  // Performance: room for a directive per line of this file, so that a file of a million
-  // settings is not moved to a bigger vector twenty times (a third of its run). Pages that
-  // stay unused (comment lines) are reserved address space, never touched, never resident.
-  // An Include counts too: a slurm.conf that includes a 100,000-line nodes.conf had only its
-  // own 20 lines reserved, and the doublings held the old and the new vector at once, the
-  // run's peak of memory. Grown fourfold: a gres.conf that includes one file per GPU type
-  // moved every directive read so far at each of them (a fifth of a per-node run), and the
-  // room never used is address space only.
-  // An estimate, not a count: counting the lines was a pass over the file of its own. Lines
-  // of 24 bytes and more (a per-node line is ~80) fit without a move; room left over is
-  // address space only.
-  const std::size_t lines = text.size() / 24 + 1;
-  const std::size_t wanted = std::min(result.directives.size() + lines, kMaxDirectives);
-  if (wanted > result.directives.capacity()) {
-    // Past 32 MiB the vector is a mapping of its own, outside the heap advise_huge_heap set
-    // up: advised before the directives move in, 200,000 per-node gres.conf lines fill it in
-    // a few dozen page faults instead of 7,000.
-    std::vector<Directive> bigger;
-    bigger.reserve(std::max(wanted, std::min(result.directives.capacity() * 4, kMaxDirectives)));
-    advise_huge_pages(bigger.data(), bigger.capacity() * sizeof(Directive));
-    std::move(result.directives.begin(), result.directives.end(), std::back_inserter(bigger));
-    result.directives.swap(bigger);
-  }
+  // Room for a directive per line of this file (see make_room), from an estimate, not a
+  // count: counting the lines was a pass over the file of its own. Lines of 24 bytes and more
+  // (a per-node line is ~80) fit without a move; a file of shorter lines grows as it is read.
+  make_room(result, text.size() / 24 + 1);
   std::uint32_t pos = 0;
   std::uint32_t line_no = 1;
   LogicalLine line;
@@ -63,6 +44,31 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
     handle_line(file, line, result, depth);
   }
   stack_.pop_back();
+}
+
+/// Performance: room for `more` directives, so that a file of a million settings is not moved
+/// to a bigger vector twenty times (a third of its run). Pages that stay unused are reserved
+/// address space, never touched, never resident. An Include counts too: a slurm.conf that
+/// includes a 100,000-line nodes.conf had only its own 20 lines reserved, and the doublings
+/// held the old and the new vector at once, the run's peak of memory. Grown fourfold, never
+/// past greslint's limit (the reader stops there): a gres.conf that includes one file per GPU
+/// type moved every directive read so far at each of them (a fifth of a per-node run). Past
+/// 32 MiB the vector is a mapping of its own, outside the heap advise_huge_heap set up: it is
+/// advised before the directives move in, and 200,000 per-node gres.conf lines fill it in a
+/// few dozen page faults instead of 7,000.
+void Reader::make_room(ConfigFile& result, std::size_t more) {
+  const std::size_t wanted = std::min(result.directives.size() + more, kMaxDirectives);
+  if (wanted <= result.directives.capacity()) return;
+  std::vector<Directive> bigger;
+  bigger.reserve(std::max(wanted, std::min(result.directives.capacity() * 4, kMaxDirectives)));
+  advise_huge_pages(bigger.data(), bigger.capacity() * sizeof(Directive));
+  std::move(result.directives.begin(), result.directives.end(), std::back_inserter(bigger));
+  result.directives.swap(bigger);
+}
+
+void Reader::add_directive(ConfigFile& result, Directive&& d) {
+  if (result.directives.size() == result.directives.capacity()) make_room(result, 1);
+  result.directives.push_back(std::move(d));
 }
 
 void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int depth) {
@@ -106,7 +112,7 @@ void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
   if (sub) {
     d.kind = Directive::Kind::record;
     read_record(file, l, *sub, ptr, d, result);
-    result.directives.push_back(std::move(d));
+    add_directive(result, std::move(d));
     return;
   }
   const KeyValue& kv = d.head();
@@ -121,7 +127,7 @@ void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
     settings_[spec] = kv;
   }
   if (iequals(spec->name, "ClusterName")) cluster_name_ = to_lower(kv.value);
-  result.directives.push_back(std::move(d));
+  add_directive(result, std::move(d));
 }
 
 /// The pairs after a record's first key (NodeName=..., Name=...), into `d`: parsed, or, when

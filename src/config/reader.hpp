@@ -57,6 +57,10 @@ class Reader {
 
   // Lines and records (reader.cpp).
   void handle_line(FileId file, LogicalLine& l, ConfigFile& result, int depth);
+  /// Makes room for `more` directives in `result` (see reader.cpp for how it grows).
+  static void make_room(ConfigFile& result, std::size_t more);
+  /// Appends `d`, growing the directives as make_room does when they are full.
+  static void add_directive(ConfigFile& result, Directive&& d);
   void read_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
                    ConfigFile& result);
   bool parse_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
