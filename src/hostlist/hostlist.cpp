@@ -60,15 +60,12 @@ std::uint64_t HostRange::append_hosts(std::uint64_t i, std::string& out, char se
   std::string name;            // host(i) and the separator
   std::size_t digits_end = 0;  // end of the number in `name`; 0: format the next name in full
   const std::uint64_t n = count();
-  bool fresh = true;
   while (i < n && out.size() < limit) {
-    if (!fresh && (digits_end == 0 || !count_up(name, digits_end))) fresh = true;
-    if (fresh) {
+    if (digits_end == 0 || !count_up(name, digits_end)) {
       name.clear();
       append_host(i, name);
       digits_end = counting_end(i);
       name.push_back(separator);
-      fresh = false;
     }
     out.append(name);
     ++i;

@@ -157,6 +157,8 @@ class Analyzer {
   void add_nodes(const NodeLine& line, const Hostlist& names, std::vector<DuplicateNode>& duplicates);
   /// add_nodes for a line that names one host as written (is_single_host); `where` is its name.
   void add_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates);
+  /// One host of the node line being added (the next in node_lines_), or a duplicate at `where`.
+  void insert_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates);
   // ----- classes.cpp ---------------------------------------------------------------
   std::vector<std::uint32_t> line_contents() const;
   std::vector<std::uint32_t> node_line_contents() const;

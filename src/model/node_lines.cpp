@@ -212,8 +212,7 @@ std::optional<LimitExceeded> Analyzer::over_limits(std::uint64_t names, Span whe
   return std::nullopt;
 }
 
-void Analyzer::add_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates) {
-  spend(1, where);
+void Analyzer::insert_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates) {
   const auto node = std::uint32_t(cluster_.node_names.size());
   cluster_.node_names.emplace_back(host);
   if (const std::uint32_t first = node_index_.insert(cluster_.node_names, node); first != node) {
@@ -224,19 +223,14 @@ void Analyzer::add_node(std::string_view host, Span where, std::vector<Duplicate
   node_line_of_.push_back(std::uint32_t(node_lines_.size()));
 }
 
+void Analyzer::add_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates) {
+  spend(1, where);
+  insert_node(host, where, duplicates);
+}
+
 void Analyzer::add_nodes(const NodeLine& line, const Hostlist& names, std::vector<DuplicateNode>& duplicates) {
   spend(names.size(), line.names_span);
-  const auto line_index = std::uint32_t(node_lines_.size());
-  names.for_each([&](const std::string& host, const HostRange& r) {
-    const auto node = std::uint32_t(cluster_.node_names.size());
-    cluster_.node_names.push_back(host);
-    if (const std::uint32_t first = node_index_.insert(cluster_.node_names, node); first != node) {
-      cluster_.node_names.pop_back();
-      duplicates.push_back(DuplicateNode{first, r.item, node});
-      return;
-    }
-    node_line_of_.push_back(line_index);
-  });
+  names.for_each([&](const std::string& host, const HostRange& r) { insert_node(host, r.item, duplicates); });
 }
 
 

@@ -35,8 +35,7 @@ void Analyzer::check_grestypes() {
 
 void Analyzer::build_nodes() {
   // A configuration Slurm refuses still names its nodes: each of them carries the fatal.
-  std::vector<const Directive*> lines;
-  lines = slurm_index_.records("NodeName");
+  std::vector<const Directive*> lines = slurm_index_.records("NodeName");
   if (slurm_.failed)
     for (const Directive& d : slurm_.recovered)
       if (is_node_line(d)) lines.push_back(&d);
