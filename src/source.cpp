@@ -69,8 +69,35 @@ void each_newline(const char* p, std::size_t n, Fn&& fn) {
 }  // namespace
 
 FileId SourceManager::add(std::string path, FileText text) {
+  const FileId id{static_cast<std::uint16_t>(file_count())};
+  text_bytes_ += text.size();
   files_.push_back(File{std::move(path), std::move(text), {}, false});
-  return FileId{static_cast<std::uint16_t>(files_.size() - 1)};
+  by_id_.push_back(&files_.back());
+  return id;
+}
+
+SourceManager SourceManager::continuation() const {
+  SourceManager later;
+  later.first_ = static_cast<std::uint16_t>(file_count());
+  later.text_bytes_ = text_bytes_;
+  return later;
+}
+
+bool SourceManager::adopt(SourceManager&& later) {
+  if (later.first_ != file_count()) return false;
+  // The elements are not moved one by one: a short text or kept string lives inside its
+  // std::string, and views into it would dangle. Moving a whole deque keeps every element
+  // where it is.
+  by_id_.insert(by_id_.end(), later.by_id_.begin(), later.by_id_.end());
+  text_bytes_ = later.text_bytes_;
+  adopted_files_.push_back(std::move(later.files_));
+  adopted_cooked_.push_back(std::move(later.cooked_));
+  for (auto& files : later.adopted_files_) adopted_files_.push_back(std::move(files));
+  for (auto& cooked : later.adopted_cooked_) adopted_cooked_.push_back(std::move(cooked));
+  later.by_id_.clear();
+  later.first_ = 0;
+  later.text_bytes_ = 0;
+  return true;
 }
 
 const std::vector<std::uint32_t>& SourceManager::line_starts(const File& file) const {
@@ -89,25 +116,25 @@ const std::vector<std::uint32_t>& SourceManager::line_starts(const File& file) c
 
 std::string_view SourceManager::text(Span s) const {
   if (!s.valid()) return {};
-  std::string_view t = files_[s.file.index].text.view();
+  std::string_view t = file(s.file).text.view();
   if (s.begin > t.size()) return {};
   return t.substr(s.begin, std::min<std::size_t>(s.end, t.size()) - s.begin);
 }
 
 LineCol SourceManager::line_col(FileId f, std::uint32_t offset) const {
-  const std::vector<std::uint32_t>& starts = line_starts(files_[f.index]);
+  const std::vector<std::uint32_t>& starts = line_starts(file(f));
   auto it = std::upper_bound(starts.begin(), starts.end(), offset);
   auto line = static_cast<std::uint32_t>(it - starts.begin());
   return LineCol{line, offset - starts[line - 1] + 1};
 }
 
 std::string_view SourceManager::line_text(FileId f, std::uint32_t line) const {
-  const File& file = files_[f.index];
-  const std::vector<std::uint32_t>& starts = line_starts(file);
+  const File& source = file(f);
+  const std::vector<std::uint32_t>& starts = line_starts(source);
   if (line == 0 || line > starts.size()) return {};
   std::uint32_t begin = starts[line - 1];
-  std::uint32_t end = line < starts.size() ? starts[line] : static_cast<std::uint32_t>(file.text.size());
-  std::string_view t = file.text.view().substr(begin, end - begin);
+  std::uint32_t end = line < starts.size() ? starts[line] : static_cast<std::uint32_t>(source.text.size());
+  std::string_view t = source.text.view().substr(begin, end - begin);
   while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.remove_suffix(1);
   return t;
 }

@@ -103,6 +103,17 @@ class Reporter {
     ++kept;
     diagnostics_.push_back(std::move(d));
   }
+  /// Adds the findings `later` collected (on another thread, for work that comes after this
+  /// reporter's so far), in its order and under this reporter's limits: what it kept is
+  /// added as by add(), what it dropped is counted as dropped here. The result is what
+  /// reporting them here, after the findings already held, would have kept and counted.
+  void absorb(Reporter&& later) {
+    for (Diagnostic& d : later.diagnostics_) add(std::move(d));
+    for (const auto& [rule, count] : later.dropped_) dropped_[rule] += count;
+    later.diagnostics_.clear();
+    later.kept_.clear();
+    later.dropped_.clear();
+  }
   const std::vector<Diagnostic>& diagnostics() const noexcept { return diagnostics_; }
   std::vector<Diagnostic>& diagnostics() noexcept { return diagnostics_; }
 

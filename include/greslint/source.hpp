@@ -62,7 +62,11 @@ class FileText {
 
 /// Owns every file greslint reads. Text is never mutated after add(), and never moves: the
 /// syntax tree holds views into it (deques keep their elements in place as they grow, and a
-/// moved SourceManager keeps its buffers), so the manager must outlive every ConfigFile.
+/// moved SourceManager or deque keeps its buffers), so the manager must outlive every
+/// ConfigFile.
+///
+/// A manager is used by one thread at a time. A file read on another thread goes into a
+/// continuation(), which numbers its files after this manager's, and is adopted when done.
 class SourceManager {
  public:
   SourceManager() = default;
@@ -78,15 +82,27 @@ class SourceManager {
   /// lines) as long as the files, at a stable address.
   std::string_view keep(std::string text) { return cooked_.emplace_back(std::move(text)); }
 
-  const std::string& path(FileId f) const { return files_[f.index].path; }
-  std::string_view text(FileId f) const { return files_[f.index].text.view(); }
+  /// An empty manager whose first file gets the id this manager's next file would get:
+  /// files read into it on another thread keep their ids when adopt() takes them over.
+  SourceManager continuation() const;
+  /// Takes over `later`'s files and kept text, at the same ids and addresses. Returns false,
+  /// taking nothing, when `later` was not continued from this manager's current file count
+  /// (a file was added here in the meantime, and the ids would clash).
+  bool adopt(SourceManager&& later);
+
+  const std::string& path(FileId f) const { return file(f).path; }
+  std::string_view text(FileId f) const { return file(f).text.view(); }
   std::string_view text(Span s) const;
   LineCol line_col(FileId f, std::uint32_t offset) const;
   /// The physical line `line` (1-based) without its line terminator.
   std::string_view line_text(FileId f, std::uint32_t line) const;
-  std::size_t file_count() const noexcept { return files_.size(); }
+  /// Ids in use: the files added or adopted here, and those of the managers this one
+  /// continues.
+  std::size_t file_count() const noexcept { return first_ + by_id_.size(); }
+  /// Bytes of text in those files: what greslint's limit on one run's reading counts.
+  std::size_t text_bytes() const noexcept { return text_bytes_; }
   /// Physical lines of file `f` (a last line without a newline counts; an empty file has one).
-  std::size_t line_count(FileId f) const { return line_starts(files_[f.index]).size(); }
+  std::size_t line_count(FileId f) const { return line_starts(file(f)).size(); }
 
  private:
   struct File {
@@ -97,9 +113,16 @@ class SourceManager {
     mutable std::vector<std::uint32_t> line_starts;
     mutable bool lines_found = false;
   };
+  const File& file(FileId f) const { return *by_id_[f.index - first_]; }
   const std::vector<std::uint32_t>& line_starts(const File& file) const;
+  std::uint16_t first_ = 0;  ///< the id of by_id_[0]
+  std::size_t text_bytes_ = 0;
+  std::vector<const File*> by_id_;
   std::deque<File> files_;
   std::deque<std::string> cooked_;
+  /// Storage taken over by adopt(): whole deques, whose elements keep their addresses.
+  std::vector<std::deque<File>> adopted_files_;
+  std::vector<std::deque<std::string>> adopted_cooked_;
 };
 
 }  // namespace greslint

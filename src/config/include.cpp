@@ -106,7 +106,6 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
     return;
   }
   if (text.empty()) return;  // Slurm: "file is empty", success
-  bytes_read_ += text.size();
   FileId inc = sources_.add(full, std::move(text));
   parse(inc, result, depth + 1);
 }
@@ -228,7 +227,7 @@ bool Reader::past_limits(const std::string& name, Span where, int depth, ConfigF
     message = fmt::format("greslint stops reading here: Include {} is nested more than {} files deep, greslint's limit",
                           name, kMaxIncludeDepth);
     help = "flatten the chain of Include lines";
-  } else if (sources_.file_count() >= kMaxSourceFiles || bytes_read_ > kMaxSourceBytes) {
+  } else if (sources_.file_count() >= kMaxSourceFiles || sources_.text_bytes() > kMaxSourceBytes) {
     message = fmt::format("greslint stops reading here: Include {} would take it past {} files or {} MiB read in one "
                           "run, greslint's limit",
                           name, kMaxSourceFiles, kMaxSourceBytes >> 20);
@@ -245,11 +244,10 @@ bool Reader::past_limits(const std::string& name, Span where, int depth, ConfigF
 /// Reads `path` for its directives only (no findings) into result.recovered.
 void Reader::recover(const std::string& path, ConfigFile& result, int depth) {
   if (depth >= 4 || std::find(stack_.begin(), stack_.end(), path) != stack_.end()) return;
-  if (sources_.file_count() >= kMaxSourceFiles || bytes_read_ > kMaxSourceBytes) return;
+  if (sources_.file_count() >= kMaxSourceFiles || sources_.text_bytes() > kMaxSourceBytes) return;
   FileText text;
   std::string error;
   if (!read_file_bounded(path, text, error) || text.empty()) return;
-  bytes_read_ += text.size();
   Reporter quiet;
   Reader inner(options_, profile_, sources_, quiet);
   inner.cluster_name_ = cluster_name_;

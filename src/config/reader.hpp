@@ -44,9 +44,7 @@ class Reader {
         profile_(profile),
         sources_(sources),
         out_(out),
-        cluster_name_(to_lower(options.cluster_name)) {
-    for (std::size_t i = 0; i < sources_.file_count(); ++i) bytes_read_ += sources_.text(FileId{std::uint16_t(i)}).size();
-  }
+        cluster_name_(to_lower(options.cluster_name)) {}
 
   void parse(FileId file, ConfigFile& result, int depth);
 
@@ -105,7 +103,6 @@ class Reader {
   std::string cluster_name_;
   std::vector<std::string> stack_;
   bool stopped_ = false;  // a greslint limit reached: nothing more is read, Includes included
-  std::size_t bytes_read_ = 0;  ///< of every file read so far in this run
   std::unordered_map<const KeySpec*, KeyValue> settings_;
   std::unordered_map<std::string, const KeySpec*> key_specs_;  ///< see key_spec()
   std::string key_buffer_;

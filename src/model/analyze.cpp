@@ -38,6 +38,9 @@ Cluster Analyzer::run() {
   check_accounting_tres();
   if (!priority_after_nodes) check_priority_init();  // priority_g_init
   read_cgroup_conf();         // read_slurm_conf starts with cgroup.conf
+  // Nothing reads a file from here to read_gres_conf: gres.conf, read meanwhile on a second
+  // thread, gets the file ids a read there would give it.
+  if (!grestypes_.empty()) start_gres_conf_read();
   check_cgroup_conf();
   check_read_slurm_conf();  // memory enforcement, the step manager
   build_nodes();

@@ -3,7 +3,7 @@
 // Slurm's steps in order, running each step's checks (rules/stages.hpp). Its members are
 // defined by pipeline step, one file each (docs/architecture.md has the map):
 //   analyze.cpp     run(): the order of the steps; analyze(), analyze_text()
-//   inputs.cpp      reading slurm.conf, gres.conf, cgroup.conf
+//   inputs.cpp      reading slurm.conf, gres.conf, cgroup.conf (read_ahead.cpp: gres.conf on a thread)
 //   startup.cpp     slurm.conf start-up: GresTypes, NodeName lines
 //   partitions.cpp  PartitionName lines and their nodes
 //   startup_checks.cpp  the value checks, select plugin, cgroup.conf, node table
@@ -29,6 +29,7 @@
 #include "model/findings.hpp"
 #include "model/limits.hpp"
 #include "model/node_index.hpp"
+#include "model/read_ahead.hpp"
 #include "rules/check.hpp"
 #include "rules/stages.hpp"
 #include "rules/startup_words.hpp"
@@ -107,8 +108,11 @@ class Analyzer {
   void keep_config();
 
   // ----- inputs.cpp ----------------------------------------------------------------
+  ReadOptions read_options(KeyTable table) const;
   ConfigFile read(const std::string& path, const std::optional<std::string>* text, KeyTable table);
   void read_slurm_conf();
+  /// Starts reading gres.conf on a second thread (ReadAhead); read_gres_conf takes it over.
+  void start_gres_conf_read();
   void read_gres_conf();
   void read_gres_nodes(GresLine& g);
   void read_cgroup_conf();
@@ -258,6 +262,7 @@ class Analyzer {
   ConfigFile slurm_;
   DirectiveIndex slurm_index_;  ///< slurm_'s settings and records by key
   ConfigFile gres_;
+  std::optional<ReadAhead> gres_ahead_;
   ConfigFile cgroup_;
   Settings settings_;
   std::vector<std::string> grestypes_;  ///< in Slurm's context order (shared names after gpu)

@@ -17,25 +17,38 @@ const KeyValue* Settings::find(std::string_view key) const {
 
 namespace model {
 
+namespace {
+
 /// One file, from `text` when the run is in memory (a missing text is a missing file), else
 /// from disk. Includes are read from disk either way, relative to slurm.conf's directory.
-ConfigFile Analyzer::read(const std::string& path, const std::optional<std::string>* text, KeyTable table) {
+ConfigFile read_file(const std::string& path, bool in_memory, const std::optional<std::string>* text,
+                     const ReadOptions& opts, const VersionProfile& profile, SourceManager& sources, Reporter& out) {
+  ConfigFile file;
+  if (!in_memory) {
+    file = read_config_file(path, opts, profile, sources, out);
+  } else if (*text) {
+    file = parse_config_text(sources.add(path, **text), opts, profile, sources, out);
+  } else {
+    file.path = path;
+  }
+  if (file.truncated) throw LimitExceeded{};
+  return file;
+}
+
+}  // namespace
+
+ReadOptions Analyzer::read_options(KeyTable table) const {
   ReadOptions opts;
   opts.table = table;
   opts.slurm_conf_dir = dirname_of(in_.slurm_conf_path);
   opts.prefix_map = in_.prefix_map;
   if (table == KeyTable::gres_conf)
     if (const KeyValue* c = setting("ClusterName")) opts.cluster_name = c->value;
-  ConfigFile file;
-  if (!texts_) {
-    file = read_config_file(path, opts, profile_, sources_, out_);
-  } else if (*text) {
-    file = parse_config_text(sources_.add(path, **text), opts, profile_, sources_, out_);
-  } else {
-    file.path = path;
-  }
-  if (file.truncated) throw LimitExceeded{};
-  return file;
+  return opts;
+}
+
+ConfigFile Analyzer::read(const std::string& path, const std::optional<std::string>* text, KeyTable table) {
+  return read_file(path, texts_ != nullptr, text, read_options(table), profile_, sources_, out_);
 }
 
 void Analyzer::read_slurm_conf() {
@@ -46,8 +59,23 @@ void Analyzer::read_slurm_conf() {
   if (slurm_.failed) ctld_.apply(rules::Outcome::slurmctld_fatal("Unable to process configuration file"));
 }
 
+void Analyzer::start_gres_conf_read() {
+  // Everything the read uses is copied here or never changes during the run.
+  gres_ahead_.emplace(sources_, [path = in_.gres_conf_path, in_memory = texts_ != nullptr,
+                                 text = texts_ ? &texts_->gres_conf : nullptr,
+                                 opts = read_options(KeyTable::gres_conf),
+                                 &profile = profile_](SourceManager& sources, Reporter& out) {
+    return read_file(path, in_memory, text, opts, profile, sources, out);
+  });
+}
+
 void Analyzer::read_gres_conf() {
-  gres_ = read(in_.gres_conf_path, texts_ ? &texts_->gres_conf : nullptr, KeyTable::gres_conf);
+  std::optional<ConfigFile> ahead;
+  if (gres_ahead_) {
+    ahead = gres_ahead_->finish(sources_, out_);
+    gres_ahead_.reset();
+  }
+  gres_ = ahead ? std::move(*ahead) : read(in_.gres_conf_path, texts_ ? &texts_->gres_conf : nullptr, KeyTable::gres_conf);
   // Slurm's record list: every Name= record, then every NodeName= record, each in file order.
   // One pass over the file sorts the records into the two kinds (with their place among all
   // records); gres_lines_ is then sized once: a per-node gres.conf has 200,000 lines, and
