@@ -11,8 +11,8 @@ namespace greslint {
 /// where THP is off.
 void advise_huge_pages(const void* p, std::size_t bytes) noexcept;
 
-/// Grows the heap once by a range advised for huge pages, and keeps what is freed in it
-/// (main calls it first). See huge_pages.cpp for why and what it measured.
+/// Grows the heap once by a range advised for huge pages, keeps what is freed in it, and has
+/// every thread allocate there (main calls it first). See huge_pages.cpp for why and what it measured.
 void advise_huge_heap() noexcept;
 
 }  // namespace greslint

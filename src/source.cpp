@@ -68,6 +68,19 @@ void each_newline(const char* p, std::size_t n, Fn&& fn) {
 
 }  // namespace
 
+std::size_t count_newlines(std::string_view text) noexcept {
+  std::size_t count = 0, i = 0;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  for (; i + 16 <= text.size(); i += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    count += std::size_t(__builtin_popcount(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, newline)))));
+  }
+#endif
+  for (; i < text.size(); ++i) count += text[i] == '\n' ? 1 : 0;
+  return count;
+}
+
 FileId SourceManager::add(std::string path, FileText text) {
   const FileId id{static_cast<std::uint16_t>(file_count())};
   text_bytes_ += text.size();

@@ -33,6 +33,9 @@ struct LineCol {
   std::uint32_t column = 0;
 };
 
+/// How many '\n' bytes `text` holds (16 at a time where SSE2 is there).
+std::size_t count_newlines(std::string_view text) noexcept;
+
 /// A file's text as the SourceManager holds it: bytes read into memory, or, for a large
 /// regular file, its pages mapped read-only from the page cache. A per-node configuration is
 /// tens of MB; read, every byte was copied into freshly allocated memory, which on a VM costs

@@ -150,3 +150,20 @@ TEST_CASE("a gres.conf read ahead reports its findings at its own lines", "[read
   CHECK(sources.text(unknown->span) == "Bogus");
   CHECK(sources.line_col(unknown->span.file, unknown->span.begin).line == 2);
 }
+
+TEST_CASE("count_newlines counts every newline, in whole blocks and the tail", "[source]") {
+  CHECK(count_newlines("") == 0);
+  CHECK(count_newlines("no newline") == 0);
+  std::string text;
+  std::size_t expected = 0;
+  for (int i = 0; i < 1000; ++i) {
+    text += std::string(std::size_t(i % 37), 'x');
+    text += '\n';
+    ++expected;
+    if (i % 5 == 0) text += "\n\n";
+    if (i % 5 == 0) expected += 2;
+  }
+  CHECK(count_newlines(text) == expected);
+  CHECK(count_newlines(std::string_view(text).substr(1)) == expected - (text[0] == '\n' ? 1 : 0));
+  CHECK(count_newlines(std::string(31, '\n')) == 31);
+}
