@@ -23,13 +23,16 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
   // Room for a directive per line of this file (see make_room), from an estimate, not a
   // count: counting the lines was a pass over the file of its own. Lines of 24 bytes and more
   // (a per-node line is ~80) fit without a move; a file of shorter lines grows as it is read.
-  // An included file whose estimate does not fit is counted: the room the estimate left over
-  // from the files before usually holds it. Without the count, a gres.conf that includes one
-  // per-node file per GPU type moved 80,000 directives (11 MB) to a fourfold vector at its
-  // second Include, at the moment the node table is built on the other thread (ReadAhead):
-  // 6-8 MB more at the peak of a 100,000-node run.
+  // An included file whose estimate does not fit is counted, when counting (a read of its
+  // bytes) costs less than the move it may save (every directive so far copied): the room
+  // the estimate left from the files before usually holds it. Without the count, a gres.conf
+  // that includes one per-node file per GPU type moved 80,000 directives (11 MB) to a
+  // fourfold vector at its second Include, while the node table was being built on the other
+  // thread (ReadAhead): 6-8 MB more at the peak of a 100,000-node run. A slurm.conf that
+  // includes its node file after a few settings moves nothing worth a count.
   std::size_t more = text.size() / 24 + 1;
-  if (!result.directives.empty() && result.directives.size() + more > result.directives.capacity())
+  const std::size_t held = result.directives.size();
+  if (held + more > result.directives.capacity() && held * sizeof(Directive) * 4 > text.size())
     more = count_newlines(text) + 1;
   make_room(result, more);
   std::uint32_t pos = 0;
