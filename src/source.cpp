@@ -71,10 +71,20 @@ void each_newline(const char* p, std::size_t n, Fn&& fn) {
 std::size_t count_newlines(std::string_view text) noexcept {
   std::size_t count = 0, i = 0;
 #if defined(__SSE2__)
+  // Each byte lane counts its newlines (a match is -1, subtracted) for up to 255 blocks of
+  // 16, then the lanes are summed: three instructions a block. A popcount of each block's
+  // mask, without POPCNT in the baseline x86-64, was a dozen (3% of a per-node gres-node2
+  // run, counting its included files).
   const __m128i newline = _mm_set1_epi8('\n');
-  for (; i + 16 <= text.size(); i += 16) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
-    count += std::size_t(__builtin_popcount(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, newline)))));
+  const __m128i zero = _mm_setzero_si128();
+  while (i + 16 <= text.size()) {
+    __m128i lanes = zero;
+    for (int blocks = 0; blocks < 255 && i + 16 <= text.size(); ++blocks, i += 16) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+      lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(bytes, newline));
+    }
+    const __m128i sums = _mm_sad_epu8(lanes, zero);
+    count += std::size_t(_mm_cvtsi128_si32(sums)) + std::size_t(_mm_extract_epi16(sums, 4));
   }
 #endif
   for (; i < text.size(); ++i) count += text[i] == '\n' ? 1 : 0;

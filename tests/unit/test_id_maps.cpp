@@ -100,3 +100,31 @@ TEST_CASE("text_hash: equal texts alike, generated names and lines spread over b
   CHECK(double(*std::max_element(load.begin(), load.end())) < mean * 1.4);
   CHECK(double(*std::min_element(load.begin(), load.end())) > mean * 0.6);
 }
+
+TEST_CASE("text_hash: the last bytes mix in as gathered one by one, at every length", "[model]") {
+  // The definition the fast path must keep: the bytes after the last whole word, gathered
+  // little-endian into one word.
+  auto reference = [](std::string_view text) {
+    constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ULL;
+    const char* p = text.data();
+    std::size_t n = text.size();
+    std::uint64_t h = (n + 1) * kMultiplier;
+    for (; n >= 8; p += 8, n -= 8) {
+      std::uint64_t word = 0;
+      for (std::size_t i = 0; i < 8; ++i) word |= std::uint64_t(static_cast<unsigned char>(p[i])) << (8 * i);
+      h = (h ^ word) * kMultiplier;
+      h ^= h >> 32;
+    }
+    std::uint64_t last = 0;
+    for (std::size_t i = 0; i < n; ++i) last |= std::uint64_t(static_cast<unsigned char>(p[i])) << (8 * i);
+    h = (h ^ last) * kMultiplier;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 32);
+  };
+  std::string text;
+  for (int i = 0; i < 40; ++i) {
+    CHECK(text_hash(text) == reference(text));
+    text += static_cast<char>(0x80 + i * 3);  // bytes with the high bit set sign-extend if mishandled
+  }
+}

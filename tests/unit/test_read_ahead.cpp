@@ -167,3 +167,10 @@ TEST_CASE("count_newlines counts every newline, in whole blocks and the tail", "
   CHECK(count_newlines(std::string_view(text).substr(1)) == expected - (text[0] == '\n' ? 1 : 0));
   CHECK(count_newlines(std::string(31, '\n')) == 31);
 }
+
+TEST_CASE("count_newlines sums lanes past 255 blocks of newlines", "[source]") {
+  // 255 blocks fill a byte lane; a text of only newlines checks the lanes are summed in time.
+  CHECK(count_newlines(std::string(16 * 255, '\n')) == 16 * 255);
+  CHECK(count_newlines(std::string(16 * 256 + 7, '\n')) == 16 * 256 + 7);
+  CHECK(count_newlines(std::string(100000, '\n')) == 100000);
+}
