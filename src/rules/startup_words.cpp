@@ -23,12 +23,6 @@ std::string effective_select_type(const Settings& settings, const VersionProfile
   return profile.cons_tres_is_default() ? "select/cons_tres" : "select/linear";
 }
 
-bool has_record(const ConfigFile& file, std::string_view key) {
-  return std::any_of(file.directives.begin(), file.directives.end(), [&](const Directive& d) {
-    return d.kind == Directive::Kind::record && iequals(d.head().spec->name, key);
-  });
-}
-
 bool slurmctld_host_well_formed(std::string_view value) {
   const std::size_t open = value.find('(');
   const std::size_t close = value.find(')');

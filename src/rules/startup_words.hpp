@@ -22,9 +22,6 @@ inline constexpr std::string_view kUnableToProcess = "Unable to process configur
 /// The SelectType slurmctld loads: SelectType= as written, or the release's default.
 std::string effective_select_type(const Settings& settings, const VersionProfile& profile);
 
-/// Whether `file` has a record line starting with `key` (SlurmctldHost is a record, not a setting).
-bool has_record(const ConfigFile& file, std::string_view key);
-
 /// SlurmctldHost's value as read_config.c:_parse_slurmctld_host takes it: HOST or HOST(ADDR),
 /// with one '(' and one ')', the ')' last. A value it refuses is a parse error (GRS137).
 bool slurmctld_host_well_formed(std::string_view value);

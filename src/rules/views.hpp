@@ -88,9 +88,6 @@ struct SlurmConfView {
   const ConfigFile* cgroup = nullptr;
 };
 
-/// Whether `file` has a record line starting with `key` (case-insensitive).
-bool has_record(const ConfigFile& file, std::string_view key);
-
 /// The SelectType plugin as select_g_init loads it.
 struct SelectPluginView {
   const VersionProfile& profile;
