@@ -106,6 +106,13 @@ SourceManager SourceManager::continuation() const {
   return later;
 }
 
+std::uint16_t SourceManager::rebase(std::size_t files_before, std::size_t bytes_before) {
+  const auto by = static_cast<std::uint16_t>(files_before - first_);
+  first_ = static_cast<std::uint16_t>(files_before);
+  text_bytes_ += bytes_before;
+  return by;
+}
+
 bool SourceManager::adopt(SourceManager&& later) {
   if (later.first_ != file_count()) return false;
   // The elements are not moved one by one: a short text or kept string lives inside its

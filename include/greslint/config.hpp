@@ -79,6 +79,8 @@ class Directive {
     tail_ = std::move(tail);
     tail_begin_ = begin;
   }
+  /// Moves every span `by` file ids on (a file read before its id was known).
+  void shift_file(std::uint16_t by);
 
  private:
   KeyValue head_;
@@ -113,6 +115,13 @@ struct ConfigFile {
   /// that exists elsewhere, an indented Include). Never linted; they only let greslint name
   /// the nodes a fatal configuration leaves without a daemon.
   std::vector<Directive> recovered;
+  /// An Include path used %c (ClusterName): what the read made of it depends on the
+  /// ClusterName known when it started (ReadOptions::cluster_name).
+  bool include_used_cluster_name = false;
+
+  /// Moves every span `by` file ids on (a file read before its id was known;
+  /// SourceManager::rebase).
+  void shift_files(std::uint16_t by);
 };
 
 /// A file's directives by kind, in file order: its settings, and the records of each record
@@ -148,6 +157,10 @@ struct ReadOptions {
 /// `path` with the longest matching prefix of `map` replaced (whole path components only);
 /// `path` itself when none matches.
 std::string map_prefix(const std::string& path, const std::vector<std::pair<std::string, std::string>>& map);
+
+/// Whether a run that has read `files` files holding `bytes` bytes in all still reads its
+/// next Include: greslint's own limits on one run's reading (GRS008 past them).
+bool within_read_limits(std::size_t files, std::size_t bytes) noexcept;
 
 /// Reads and parses `path` as Slurm would. Problems become GRS0xx diagnostics.
 ConfigFile read_config_file(const std::string& path, const ReadOptions& options,

@@ -114,6 +114,16 @@ class Reporter {
     later.kept_.clear();
     later.dropped_.clear();
   }
+  /// Moves every span of the findings `by` file ids on (findings on files read before their
+  /// ids were known; SourceManager::rebase).
+  void shift_files(std::uint16_t by) {
+    for (Diagnostic& d : diagnostics_) {
+      shift_file(d.span, by);
+      for (Related& r : d.related) shift_file(r.span, by);
+      if (d.fix)
+        for (Edit& e : d.fix->edits) shift_file(e.span, by);
+    }
+  }
   const std::vector<Diagnostic>& diagnostics() const noexcept { return diagnostics_; }
   std::vector<Diagnostic>& diagnostics() noexcept { return diagnostics_; }
 

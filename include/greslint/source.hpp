@@ -27,6 +27,12 @@ struct Span {
   std::uint32_t size() const noexcept { return end - begin; }
 };
 
+/// Moves `s` into the file `by` ids further on (a file read before its id was known;
+/// SourceManager::rebase). An invalid span stays invalid.
+inline void shift_file(Span& s, std::uint16_t by) noexcept {
+  if (s.valid()) s.file.index = static_cast<std::uint16_t>(s.file.index + by);
+}
+
 /// 1-based line and byte column.
 struct LineCol {
   std::uint32_t line = 0;
@@ -92,6 +98,12 @@ class SourceManager {
   /// taking nothing, when `later` was not continued from this manager's current file count
   /// (a file was added here in the meantime, and the ids would clash).
   bool adopt(SourceManager&& later);
+  /// For a manager that continues none (default-constructed) and was filled on another
+  /// thread before the files ahead of its own were known: numbers its files after the
+  /// `files_before` files ahead, as a continuation() of their manager would have, and counts
+  /// their `bytes_before` bytes in text_bytes(). Returns by how many ids every span into its
+  /// files must move (shift_file).
+  std::uint16_t rebase(std::size_t files_before, std::size_t bytes_before);
 
   const std::string& path(FileId f) const { return file(f).path; }
   std::string_view text(FileId f) const { return file(f).text.view(); }

@@ -52,6 +52,7 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
       fmt::format("\"Include\" failed in file {} line {}", sources_.path(file), l.first_line);
   // %c is replaced by ClusterName in lower case; it must have been read already.
   const bool uses_cluster = name.find("%c") != std::string::npos;
+  result.include_used_cluster_name = result.include_used_cluster_name || uses_cluster;
   if (uses_cluster && cluster_name_.empty()) {
     fail("Include uses %c but ClusterName is not set before this line",
          "_parse_for_format: Did not get ClusterName for include path", "set ClusterName= above the Include line");
@@ -227,7 +228,7 @@ bool Reader::past_limits(const std::string& name, Span where, int depth, ConfigF
     message = fmt::format("greslint stops reading here: Include {} is nested more than {} files deep, greslint's limit",
                           name, kMaxIncludeDepth);
     help = "flatten the chain of Include lines";
-  } else if (sources_.file_count() >= kMaxSourceFiles || sources_.text_bytes() > kMaxSourceBytes) {
+  } else if (!within_read_limits(sources_.file_count(), sources_.text_bytes())) {
     message = fmt::format("greslint stops reading here: Include {} would take it past {} files or {} MiB read in one "
                           "run, greslint's limit",
                           name, kMaxSourceFiles, kMaxSourceBytes >> 20);
@@ -244,7 +245,7 @@ bool Reader::past_limits(const std::string& name, Span where, int depth, ConfigF
 /// Reads `path` for its directives only (no findings) into result.recovered.
 void Reader::recover(const std::string& path, ConfigFile& result, int depth) {
   if (depth >= 4 || std::find(stack_.begin(), stack_.end(), path) != stack_.end()) return;
-  if (sources_.file_count() >= kMaxSourceFiles || sources_.text_bytes() > kMaxSourceBytes) return;
+  if (!within_read_limits(sources_.file_count(), sources_.text_bytes())) return;
   FileText text;
   std::string error;
   if (!read_file_bounded(path, text, error) || text.empty()) return;
@@ -254,11 +255,20 @@ void Reader::recover(const std::string& path, ConfigFile& result, int depth) {
   inner.stack_ = stack_;
   ConfigFile side;
   inner.parse(sources_.add(path, std::move(text)), side, depth + 1);
+  result.include_used_cluster_name = result.include_used_cluster_name || side.include_used_cluster_name;
   for (Directive& d : side.directives) result.recovered.push_back(std::move(d));
   for (Directive& d : side.recovered) result.recovered.push_back(std::move(d));
 }
 
 }  // namespace greslint::config_detail
+
+namespace greslint {
+
+bool within_read_limits(std::size_t files, std::size_t bytes) noexcept {
+  return files < config_detail::kMaxSourceFiles && bytes <= config_detail::kMaxSourceBytes;
+}
+
+}  // namespace greslint
 
 namespace greslint {
 

@@ -294,6 +294,25 @@ const std::vector<KeyValue>& Directive::rest() const {
   return rest_;
 }
 
+void Directive::shift_file(std::uint16_t by) {
+  greslint::shift_file(span, by);
+  greslint::shift_file(head_.key_span, by);
+  greslint::shift_file(head_.value_span, by);
+  for (KeyValue& kv : rest_) {
+    greslint::shift_file(kv.key_span, by);
+    greslint::shift_file(kv.value_span, by);
+  }
+}
+
+void ConfigFile::shift_files(std::uint16_t by) {
+  if (file.valid()) file.index = static_cast<std::uint16_t>(file.index + by);
+  for (FileId& f : files)
+    if (f.valid()) f.index = static_cast<std::uint16_t>(f.index + by);
+  for (Directive& d : directives) d.shift_file(by);
+  for (Directive& d : recovered) d.shift_file(by);
+  for (Comment& c : comments) greslint::shift_file(c.span, by);
+}
+
 const KeyValue* Directive::find(std::string_view key) const {
   // A key a repeating line does not have is answered from the shared tail, without making
   // the line's pairs: most lookups of the model are of keys a line lacks.

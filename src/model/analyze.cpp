@@ -23,6 +23,9 @@ std::string_view to_string(Verdict v) noexcept {
 namespace model {
 
 Cluster Analyzer::run() {
+  // gres.conf is read on a second thread from here to read_gres_conf: slurmctld's steps up
+  // to gres_init never look at it (ReadAhead).
+  start_gres_conf_read();
   // slurmctld start-up (and what slurmd reads of slurm.conf).
   read_slurm_conf();
   check_slurm_conf_records();  // read_config.c's record handlers, while parsing
@@ -38,9 +41,9 @@ Cluster Analyzer::run() {
   check_accounting_tres();
   if (!priority_after_nodes) check_priority_init();  // priority_g_init
   read_cgroup_conf();         // read_slurm_conf starts with cgroup.conf
-  // Nothing reads a file from here to read_gres_conf: gres.conf, read meanwhile on a second
-  // thread, gets the file ids a read there would give it.
-  if (!grestypes_.empty()) start_gres_conf_read();
+  // Nothing reads a file from here to read_gres_conf: gres.conf's files get the ids that
+  // follow these, as if read in turn.
+  if (!grestypes_.empty()) place_gres_conf_read();
   check_cgroup_conf();
   check_read_slurm_conf();  // memory enforcement, the step manager
   build_nodes();

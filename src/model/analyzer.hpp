@@ -27,6 +27,7 @@
 #include "gres_parse.hpp"
 #include "greslint/model.hpp"
 #include "model/findings.hpp"
+#include "model/gres_records.hpp"
 #include "model/limits.hpp"
 #include "model/node_index.hpp"
 #include "model/read_ahead.hpp"
@@ -111,10 +112,11 @@ class Analyzer {
   ReadOptions read_options(KeyTable table) const;
   ConfigFile read(const std::string& path, const std::optional<std::string>* text, KeyTable table);
   void read_slurm_conf();
-  /// Starts reading gres.conf on a second thread (ReadAhead); read_gres_conf takes it over.
+  /// Starts reading gres.conf on a second thread (ReadAhead), at the start of the run;
+  /// place_gres_conf_read tells it which files come before it, read_gres_conf takes it over.
   void start_gres_conf_read();
+  void place_gres_conf_read();
   void read_gres_conf();
-  void read_gres_nodes(GresLine& g);
   void read_cgroup_conf();
   // ----- startup.cpp ---------------------------------------------------------------
   void check_grestypes();
@@ -164,7 +166,6 @@ class Analyzer {
   /// One host of the node line being added (the next in node_lines_), or a duplicate at `where`.
   void insert_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates);
   // ----- classes.cpp ---------------------------------------------------------------
-  std::vector<std::uint32_t> line_contents() const;
   std::vector<std::uint32_t> node_line_contents() const;
   void match_gres_lines();
   /// kGresConfUnknownNodes over each group, with its spelling hint.
@@ -262,6 +263,9 @@ class Analyzer {
   ConfigFile slurm_;
   DirectiveIndex slurm_index_;  ///< slurm_'s settings and records by key
   ConfigFile gres_;
+  /// Made by gres_ahead_'s thread, read after its finish(); declared first, so it outlives
+  /// the thread.
+  GresRecords gres_ahead_records_;
   std::optional<ReadAhead> gres_ahead_;
   ConfigFile cgroup_;
   Settings settings_;
@@ -281,6 +285,7 @@ class Analyzer {
   std::uint64_t named_nodes_ = 0;  ///< node names on every NodeName line so far, duplicates included
   // Node classes (classes.cpp).
   std::vector<const GresLine*> global_lines_;         ///< the Name= lines, which every node reads
+  std::vector<std::uint32_t> gres_contents_;  ///< GresRecords::contents of gres_lines_
   NodeGresLines node_gres_lines_;  ///< the NodeName= lines each node reads
   std::vector<std::uint32_t> content_list_of_;        ///< node -> id of what its gres.conf lines say
   std::vector<DownNodesOverride> down_overrides_;     ///< 1-based ids of down_of_

@@ -17,66 +17,6 @@
 
 namespace greslint::model {
 
-/// An id per gres.conf line for what it says apart from the nodes it names: its text after
-/// NodeName=..., whether it is a NodeName= line, whether Slurm took all of it, and how many
-/// Name= lines precede it (a node reads its lines in file order). Lines with equal ids give
-/// every node they name the same records.
-std::vector<std::uint32_t> Analyzer::line_contents() const {
-  struct Key {
-    std::string_view text;
-    std::uint32_t extra;
-    bool operator==(const Key& o) const { return extra == o.extra && text == o.text; }
-  };
-  struct Hash {
-    std::size_t operator()(const Key& k) const { return text_hash(k.text) * 31 + k.extra; }
-  };
-  std::unordered_map<Key, std::uint32_t, Hash> ids;
-  // Performance: the ids of the last few lines that repeat a tail (Directive::repeated_tail).
-  // Such a line's text after its head is the text between the head's value and the tail
-  // (empty but for a closing quote), then the tail's own text: lines with one tail and one
-  // such gap say the same, and a pointer comparison replaces hashing and comparing the text
-  // (a per-node gres.conf alternates between a handful of tails).
-  struct Recent {
-    const RepeatedTail* tail = nullptr;
-    std::string_view gap;
-    std::uint32_t extra = 0;
-    std::uint32_t id = 0;
-  };
-  std::array<Recent, 8> recent{};
-  std::size_t next_recent = 0;
-  std::vector<std::uint32_t> out(gres_lines_.size());
-  std::uint32_t globals_before = 0;
-  for (std::uint32_t li = 0; li < gres_lines_.size(); ++li) {
-    const GresLine& g = gres_lines_[li];
-    if (g.node_scoped)
-      while (globals_before < global_lines_.size() && global_lines_[globals_before]->file_order < g.file_order)
-        ++globals_before;
-    const Directive& d = *g.d;
-    const std::uint32_t tail = std::min(d.head().value_span.end, d.span.end);
-    const std::uint32_t extra = (globals_before << 2) | (d.complete ? 2u : 0u) | (g.node_scoped ? 1u : 0u);
-    const RepeatedTail* repeated = d.repeated_tail();
-    std::string_view gap;
-    if (repeated) {
-      gap = sources_.text(Span{d.span.file, tail, std::max(tail, d.tail_begin())});
-      const auto hit = std::find_if(recent.begin(), recent.end(), [&](const Recent& r) {
-        return r.tail == repeated && r.extra == extra && r.gap == gap;
-      });
-      if (hit != recent.end()) {
-        out[li] = hit->id;
-        continue;
-      }
-    }
-    const Key key{sources_.text(Span{d.span.file, tail, d.span.end}), extra};
-    // try_emplace: emplace made (and freed) a map node per line even when the key was known.
-    out[li] = ids.try_emplace(key, std::uint32_t(ids.size())).first->second;
-    if (repeated) {
-      recent[next_recent] = Recent{repeated, gap, extra, out[li]};
-      next_recent = (next_recent + 1) % recent.size();
-    }
-  }
-  return out;
-}
-
 /// An id per slurm.conf node line for what evaluate() reads of it: the topology after Slurm's
 /// corrections, CLOUD, Gres= as written and, when a NodeName=DEFAULT line gave it, where
 /// (findings point there). The names the line defines count only when a Gres= token names a
@@ -157,9 +97,7 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
 void Analyzer::match_gres_lines() {
   const std::vector<std::string>& node_names = cluster_.node_names;
   const auto node_count = std::uint32_t(node_names.size());
-  for (const GresLine& g : gres_lines_)
-    if (!g.node_scoped) global_lines_.push_back(&g);
-  const std::vector<std::uint32_t> content = line_contents();
+  const std::vector<std::uint32_t>& content = gres_contents_;
   content_list_of_.assign(node_count, 0);
   IdMap longer;  ///< (list << 32 | content) -> id
   std::vector<std::uint32_t> last_line(node_count, NodeIndex::kNone);

@@ -60,13 +60,22 @@ void Analyzer::read_slurm_conf() {
 }
 
 void Analyzer::start_gres_conf_read() {
-  // Everything the read uses is copied here or never changes during the run.
-  gres_ahead_.emplace(sources_, [path = in_.gres_conf_path, in_memory = texts_ != nullptr,
-                                 text = texts_ ? &texts_->gres_conf : nullptr,
-                                 opts = read_options(KeyTable::gres_conf),
-                                 &profile = profile_](SourceManager& sources, Reporter& out) {
-    return read_file(path, in_memory, text, opts, profile, sources, out);
-  });
+  // Everything the read uses is copied here or never changes during the run. ClusterName is
+  // not known yet: the read is redone in turn if it needed it (ReadAhead::place).
+  gres_ahead_.emplace(
+      [path = in_.gres_conf_path, in_memory = texts_ != nullptr, text = texts_ ? &texts_->gres_conf : nullptr,
+       opts = read_options(KeyTable::gres_conf), &profile = profile_](SourceManager& sources, Reporter& out) {
+        return read_file(path, in_memory, text, opts, profile, sources, out);
+      },
+      // This thread reads gres_ahead_records_ only after finish().
+      [&records = gres_ahead_records_, &profile = profile_](const ConfigFile& file, const SourceManager& sources,
+                                                            Reporter& out) {
+        records = gather_gres_records(file, profile, sources, out);
+      });
+}
+
+void Analyzer::place_gres_conf_read() {
+  if (gres_ahead_) gres_ahead_->place(sources_, !read_options(KeyTable::gres_conf).cluster_name.empty());
 }
 
 void Analyzer::read_gres_conf() {
@@ -75,61 +84,19 @@ void Analyzer::read_gres_conf() {
     ahead = gres_ahead_->finish(sources_, out_);
     gres_ahead_.reset();
   }
-  gres_ = ahead ? std::move(*ahead) : read(in_.gres_conf_path, texts_ ? &texts_->gres_conf : nullptr, KeyTable::gres_conf);
-  // Slurm's record list: every Name= record, then every NodeName= record, each in file order.
-  // One pass over the file sorts the records into the two kinds (with their place among all
-  // records); gres_lines_ is then sized once: a per-node gres.conf has 200,000 lines, and
-  // vectors grown by doubling and then copied held up to three times that (a GresLine is ~100
-  // bytes). Three passes over the directives (144 bytes each, a cache miss each) were 6% of
-  // linting such a file.
-  struct Record {
-    const Directive* d;
-    std::uint32_t file_order;
-  };
-  std::vector<Record> name_records, node_records;
-  std::uint32_t order = 0;
-  for (const Directive& d : gres_.directives) {
-    if (d.kind == Directive::Kind::record) {
-      (iequals(d.head().key, "NodeName") ? node_records : name_records).push_back(Record{&d, order++});
-      continue;
-    }
-    if (iequals(d.head().spec->name, "AutoDetect")) {
-      global_autodetect_ = d.head().value;
-      global_autodetect_kv_ = &d.head();
-    }
+  GresRecords records;
+  if (ahead) {
+    gres_ = std::move(*ahead);  // moves the directives' buffer: the lines' pointers hold
+    records = std::move(gres_ahead_records_);
+  } else {
+    gres_ = read(in_.gres_conf_path, texts_ ? &texts_->gres_conf : nullptr, KeyTable::gres_conf);
+    records = gather_gres_records(gres_, profile_, sources_, out_);
   }
-  gres_lines_.reserve(name_records.size() + node_records.size());
-  for (const bool scoped : {false, true})
-    for (const Record& r : scoped ? node_records : name_records) {
-      GresLine g;
-      g.d = r.d;
-      g.file_order = r.file_order;
-      g.node_scoped = scoped;
-      if (scoped) read_gres_nodes(g);
-      gres_lines_.push_back(std::move(g));
-    }
-}
-
-/// The nodes a gres.conf NodeName= line names, the line checked (kGresConfNodeName); an
-/// invalid list names none (GresLine::nodes unset).
-void Analyzer::read_gres_nodes(GresLine& g) {
-  const KeyValue& head = g.d->head();
-  // A per-node line names one host as written: a valid list of itself, no Hostlist needed
-  // (building one per line was a quarter of reading a gres.conf written node by node).
-  if (is_single_host(head.value)) {
-    const rules::GresConfLineView view{profile_, *g.d, nullptr};
-    for (const auto& check : rules::kGresConfNodeNameStage) check.run(view, findings_);
-    g.nodes = GresLineNodes(head.value);
-    return;
-  }
-  auto l = parse_hostlist(head.value, head.value_span, profile_);
-  const rules::GresConfLineView view{profile_, *g.d, &l};
-  for (const auto& check : rules::kGresConfNodeNameStage) check.run(view, findings_);
-  if (!l.ok()) return;
-  // A plain host name (the common per-node line) is its own one name: keep the view.
-  const auto& ranges = l.list->ranges();
-  const bool plain = ranges.size() == 1 && ranges.front().count() == 1 && ranges.front().host(0) == head.value;
-  g.nodes = plain ? GresLineNodes(head.value) : GresLineNodes(std::move(*l.list));
+  gres_lines_ = std::move(records.lines);
+  global_lines_ = std::move(records.global_lines);
+  gres_contents_ = std::move(records.contents);
+  global_autodetect_ = std::move(records.autodetect);
+  global_autodetect_kv_ = records.autodetect_kv;
 }
 
 void Analyzer::read_cgroup_conf() {

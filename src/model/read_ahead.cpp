@@ -6,17 +6,35 @@
 
 namespace greslint::model {
 
-ReadAhead::ReadAhead(const SourceManager& sources, Read read)
-    : read_(std::move(read)), sources_(sources.continuation()) {
+ReadAhead::ReadAhead(Read read, Then then) : read_(std::move(read)), then_(std::move(then)) {
   try {
     thread_ = std::thread([this] { run(); });
   } catch (const std::system_error&) {
-    run();  // no thread to be had (a process limit): the same read, on this thread
+    // No thread to be had (a process limit): the same read, on this thread. It is placed
+    // (and renumbered) in finish(), since place() cannot wait for it here.
+    try {
+      file_ = read_(sources_, out_);
+    } catch (...) {
+      error_ = std::current_exception();
+    }
   }
 }
 
 ReadAhead::~ReadAhead() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (!place_) unwanted_ = true;
+  }
+  placed_cv_.notify_one();
   if (thread_.joinable()) thread_.join();
+}
+
+void ReadAhead::place(const SourceManager& before, bool cluster_name_set) {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    place_ = Place{before.file_count(), before.text_bytes(), cluster_name_set};
+  }
+  placed_cv_.notify_one();
 }
 
 void ReadAhead::run() noexcept {
@@ -25,11 +43,51 @@ void ReadAhead::run() noexcept {
   } catch (...) {
     error_ = std::current_exception();
   }
+  Place at;
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    placed_cv_.wait(lock, [this] { return place_ || unwanted_; });
+    if (!place_) return;
+    at = *place_;
+  }
+  // Renumbering walks every directive the read made: done here, beside the model's thread.
+  settle(at);
+}
+
+void ReadAhead::settle(const Place& at) {
+  // A read in turn starts with ClusterName known; this one started without it. Only an
+  // Include naming %c reads it.
+  const bool same_cluster_name = !file_.include_used_cluster_name || !at.cluster_name_set;
+  // A read in turn counts the files ahead against the limits; every count this read made
+  // was lower by them, and all stay within the limits only if the sums do.
+  const bool same_limits = within_read_limits(at.files + sources_.file_count(), at.bytes + sources_.text_bytes());
+  in_turn_ = same_cluster_name && same_limits;
+  if (!in_turn_) return;
+  if (const std::uint16_t by = sources_.rebase(at.files, at.bytes); by != 0) {
+    file_.shift_files(by);
+    out_.shift_files(by);
+  }
+  if (error_ || !then_) return;
+  try {
+    then_(file_, sources_, out_);
+  } catch (...) {
+    error_ = std::current_exception();
+  }
 }
 
 std::optional<ConfigFile> ReadAhead::finish(SourceManager& sources, Reporter& out) {
-  if (thread_.joinable()) thread_.join();
-  if (!sources.adopt(std::move(sources_))) return std::nullopt;
+  bool placed = false;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    placed = place_.has_value();
+    if (!placed) unwanted_ = true;
+  }
+  placed_cv_.notify_one();
+  if (thread_.joinable())
+    thread_.join();
+  else if (placed)
+    settle(*place_);  // read in the constructor, on this thread
+  if (!placed || !in_turn_ || !sources.adopt(std::move(sources_))) return std::nullopt;
   out.absorb(std::move(out_));
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   return std::move(file_);

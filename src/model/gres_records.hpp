@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+// gres.conf's records as the model takes them, before any node is looked at.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "greslint/config.hpp"
+#include "greslint/model.hpp"
+#include "greslint/report.hpp"
+#include "greslint/source.hpp"
+#include "greslint/version.hpp"
+
+namespace greslint::model {
+
+/// What the model makes of gres.conf from its text alone: nothing here depends on slurm.conf,
+/// so it is made on the thread that read the file (ReadAhead), beside the node table.
+struct GresRecords {
+  /// Slurm's record list: every Name= record, then every NodeName= record, each in file
+  /// order. Points into the file's directives.
+  std::vector<GresLine> lines;
+  std::vector<const GresLine*> global_lines;  ///< the Name= lines, which every node reads
+  /// Per line, an id for what it says apart from the nodes it names (see gather_gres_records).
+  std::vector<std::uint32_t> contents;
+  std::string autodetect;  ///< a global AutoDetect= (the last), else empty
+  const KeyValue* autodetect_kv = nullptr;
+};
+
+/// The records of `gres` (read into `sources`), each NodeName= line's hostlist checked
+/// (kGresConfNodeNameStage, findings to `out`). `contents`: lines with equal ids give every
+/// node they name the same records (their text after NodeName=..., whether they are NodeName=
+/// lines, whether Slurm took all of them, how many Name= lines precede them).
+/// Nothing in the result may move `gres`'s directives: the lines point into them.
+GresRecords gather_gres_records(const ConfigFile& gres, const VersionProfile& profile, const SourceManager& sources,
+                                Reporter& out);
+
+}  // namespace greslint::model
