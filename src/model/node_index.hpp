@@ -37,13 +37,15 @@ class NodeIndex {
       if (s.hash == h && names[s.node] == name) return s.node;
     }
   }
-  /// find(), trying first the node after `previous` (and updating it): gres.conf and partition
-  /// hostlists mostly name nodes in slurm.conf order, and comparing with the next name of
+  /// find(), trying first the node after `previous` (and updating it), then `previous` itself:
+  /// gres.conf and partition hostlists mostly name nodes in slurm.conf order, a gres.conf
+  /// written node by node often has two or more lines per node, and comparing with a name of
   /// node_names (contiguous memory) saves the probe, a likely cache miss in a 2 MB table.
   /// Names are unique in node_names, so an equal name is the answer.
   std::uint32_t find_near(const std::vector<std::string>& names, std::string_view name, std::uint32_t& previous) const {
     const std::uint32_t next = previous + 1;  // kNone + 1 == 0: the first node
     if (next < names.size() && names[next] == name) return previous = next;
+    if (previous < names.size() && names[previous] == name) return previous;
     const std::uint32_t found = find(names, name);
     if (found != kNone) previous = found;
     return found;
