@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The order of Slurm's steps, and the model's entry points.
 #include <algorithm>
+#include <future>
+#include <system_error>
 #include <fmt/format.h>
 
 #include "model/analyzer.hpp"
@@ -54,8 +56,11 @@ Cluster Analyzer::run() {
   if (priority_after_nodes) check_priority_init();
   if (!grestypes_.empty()) read_gres_conf();
   // Per node class: slurmd reads gres.conf and registers, slurmctld validates.
+  // What each slurm.conf node line says is found beside the gres.conf lines' nodes: the two
+  // read nothing the other writes, and the second core is free again.
+  std::future<std::vector<std::uint32_t>> node_content = find_node_line_contents();
   match_gres_lines();
-  form_classes();
+  form_classes(node_content.get());
   evaluate_classes();
   stop_at_first_cloud_load_fatal();
   // What slurmctld logged at start-up, loading a CLOUD node's gres.conf or building a node's

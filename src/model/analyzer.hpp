@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <future>
 #include <map>
 #include <optional>
 #include <string>
@@ -167,10 +168,14 @@ class Analyzer {
   void insert_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates);
   // ----- classes.cpp ---------------------------------------------------------------
   std::vector<std::uint32_t> node_line_contents() const;
+  /// node_line_contents(), on a thread of its own for a cluster large enough to gain by it
+  /// (found in place otherwise). Reads only node_lines_ and grestypes_.
+  std::future<std::vector<std::uint32_t>> find_node_line_contents() const;
   void match_gres_lines();
   /// kGresConfUnknownNodes over each group, with its spelling hint.
   void check_unknown_names(std::vector<UnknownNames>& groups);
-  void form_classes();
+  /// `node_content`: node_line_contents().
+  void form_classes(const std::vector<std::uint32_t>& node_content);
   void evaluate_classes();
   void echo_findings(const NodeClass& cls);
   Span translate(Span s, std::uint32_t from, std::uint32_t to) const;

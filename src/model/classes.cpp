@@ -5,7 +5,9 @@
 #include <array>
 #include <fmt/format.h>
 #include <functional>
+#include <future>
 #include <optional>
+#include <system_error>
 #include <tuple>
 #include <unordered_map>
 
@@ -87,6 +89,22 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
     out.push_back(ids.try_emplace(key, std::uint32_t(ids.size())).first->second);
   }
   return out;
+}
+
+std::future<std::vector<std::uint32_t>> Analyzer::find_node_line_contents() const {
+  // Below this many lines the thread's start costs about what it saves (a line is ~400
+  // instructions here).
+  constexpr std::size_t kLinesForAThread = 4096;
+  if (node_lines_.size() >= kLinesForAThread) {
+    try {
+      return std::async(std::launch::async, [this] { return node_line_contents(); });
+    } catch (const std::system_error&) {
+      // No thread to be had: found in place, below.
+    }
+  }
+  std::promise<std::vector<std::uint32_t>> here;
+  here.set_value(node_line_contents());
+  return here.get_future();
 }
 
 /// Which gres.conf lines apply to which node: each NodeName= line is expanded once.
@@ -198,8 +216,7 @@ namespace greslint::model {
 /// order of their first node. Slurm's behaviour follows from what the lines say, not from
 /// which lines they are: per-node lines that say the same make one class, evaluated once,
 /// as a rack line does.
-void Analyzer::form_classes() {
-  const std::vector<std::uint32_t> node_content = node_line_contents();
+void Analyzer::form_classes(const std::vector<std::uint32_t>& node_content) {
   const auto node_count = std::uint32_t(cluster_.node_names.size());
   ///< (node content << 32 | lines content) -> class, per DownNodes= override (down_of_)
   std::vector<IdMap> class_index(down_overrides_.size() + 1);
