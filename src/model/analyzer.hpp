@@ -3,7 +3,8 @@
 // Slurm's steps in order, running each step's checks (rules/stages.hpp). Its members are
 // defined by pipeline step, one file each (docs/architecture.md has the map):
 //   analyze.cpp     run(): the order of the steps; analyze(), analyze_text()
-//   inputs.cpp      reading slurm.conf, gres.conf, cgroup.conf (read_ahead.cpp: gres.conf on a thread)
+//   inputs.cpp      reading slurm.conf, gres.conf, cgroup.conf (read_ahead.cpp: gres.conf on a thread
+//                   from the start of the run; gres_records.cpp: its records, gathered there)
 //   startup.cpp     slurm.conf start-up: GresTypes, NodeName lines
 //   partitions.cpp  PartitionName lines and their nodes
 //   startup_checks.cpp  the value checks, select plugin, cgroup.conf, node table
