@@ -99,13 +99,6 @@ FileId SourceManager::add(std::string path, FileText text) {
   return id;
 }
 
-SourceManager SourceManager::continuation() const {
-  SourceManager later;
-  later.first_ = static_cast<std::uint16_t>(file_count());
-  later.text_bytes_ = text_bytes_;
-  return later;
-}
-
 std::uint16_t SourceManager::rebase(std::size_t files_before, std::size_t bytes_before) {
   const auto by = static_cast<std::uint16_t>(files_before - first_);
   first_ = static_cast<std::uint16_t>(files_before);

@@ -27,11 +27,12 @@ struct Span {
   std::uint32_t size() const noexcept { return end - begin; }
 };
 
-/// Moves `s` into the file `by` ids further on (a file read before its id was known;
-/// SourceManager::rebase). An invalid span stays invalid.
-inline void shift_file(Span& s, std::uint16_t by) noexcept {
-  if (s.valid()) s.file.index = static_cast<std::uint16_t>(s.file.index + by);
+/// Moves `f` (or span `s`) to the file `by` ids further on (a file read before its id was
+/// known; SourceManager::rebase). No file stays no file.
+inline void shift_file(FileId& f, std::uint16_t by) noexcept {
+  if (f.valid()) f.index = static_cast<std::uint16_t>(f.index + by);
 }
+inline void shift_file(Span& s, std::uint16_t by) noexcept { shift_file(s.file, by); }
 
 /// 1-based line and byte column.
 struct LineCol {
@@ -75,7 +76,7 @@ class FileText {
 /// ConfigFile.
 ///
 /// A manager is used by one thread at a time. A file read on another thread goes into a
-/// continuation(), which numbers its files after this manager's, and is adopted when done.
+/// manager of its own, rebased after this one's files and adopted when done.
 class SourceManager {
  public:
   SourceManager() = default;
@@ -91,18 +92,14 @@ class SourceManager {
   /// lines) as long as the files, at a stable address.
   std::string_view keep(std::string text) { return cooked_.emplace_back(std::move(text)); }
 
-  /// An empty manager whose first file gets the id this manager's next file would get:
-  /// files read into it on another thread keep their ids when adopt() takes them over.
-  SourceManager continuation() const;
   /// Takes over `later`'s files and kept text, at the same ids and addresses. Returns false,
-  /// taking nothing, when `later` was not continued from this manager's current file count
+  /// taking nothing, when `later` was not rebased onto this manager's current file count
   /// (a file was added here in the meantime, and the ids would clash).
   bool adopt(SourceManager&& later);
-  /// For a manager that continues none (default-constructed) and was filled on another
-  /// thread before the files ahead of its own were known: numbers its files after the
-  /// `files_before` files ahead, as a continuation() of their manager would have, and counts
-  /// their `bytes_before` bytes in text_bytes(). Returns by how many ids every span into its
-  /// files must move (shift_file).
+  /// For a manager that follows none (default-constructed), filled or not, on another
+  /// thread: numbers its files after the `files_before` files ahead of them, and counts their
+  /// `bytes_before` bytes in text_bytes(). Returns by how many ids every span into files it
+  /// already holds must move (shift_file).
   std::uint16_t rebase(std::size_t files_before, std::size_t bytes_before);
 
   const std::string& path(FileId f) const { return file(f).path; }

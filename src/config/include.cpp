@@ -268,10 +268,6 @@ bool within_read_limits(std::size_t files, std::size_t bytes) noexcept {
   return files < config_detail::kMaxSourceFiles && bytes <= config_detail::kMaxSourceBytes;
 }
 
-}  // namespace greslint
-
-namespace greslint {
-
 std::string map_prefix(const std::string& path, const std::vector<std::pair<std::string, std::string>>& map) {
   // "/etc/slurm/" and "/etc/slurm" name the same prefix; "/" maps everything.
   auto trimmed = [](std::string_view old) {

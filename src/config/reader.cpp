@@ -305,9 +305,8 @@ void Directive::shift_file(std::uint16_t by) {
 }
 
 void ConfigFile::shift_files(std::uint16_t by) {
-  if (file.valid()) file.index = static_cast<std::uint16_t>(file.index + by);
-  for (FileId& f : files)
-    if (f.valid()) f.index = static_cast<std::uint16_t>(f.index + by);
+  greslint::shift_file(file, by);
+  for (FileId& f : files) greslint::shift_file(f, by);
   for (Directive& d : directives) d.shift_file(by);
   for (Directive& d : recovered) d.shift_file(by);
   for (Comment& c : comments) greslint::shift_file(c.span, by);

@@ -2,7 +2,6 @@
 // The order of Slurm's steps, and the model's entry points.
 #include <algorithm>
 #include <future>
-#include <system_error>
 #include <fmt/format.h>
 
 #include "model/analyzer.hpp"

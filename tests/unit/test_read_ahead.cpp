@@ -18,10 +18,11 @@
 
 using namespace greslint;
 
-TEST_CASE("a continued SourceManager numbers its files after the one it continues", "[source]") {
+TEST_CASE("a rebased SourceManager numbers its files after the files ahead of it", "[source]") {
   SourceManager main;
   const FileId slurm = main.add("slurm.conf", std::string("ClusterName=c\n"));
-  SourceManager later = main.continuation();
+  SourceManager later;
+  later.rebase(main.file_count(), main.text_bytes());
   CHECK(later.file_count() == 1);
   CHECK(later.text_bytes() == 14);
   // Short texts live inside their std::string: adopting must not move them.
@@ -47,7 +48,8 @@ TEST_CASE("a continued SourceManager numbers its files after the one it continue
 TEST_CASE("adopt refuses files whose ids a file added in the meantime took", "[source]") {
   SourceManager main;
   main.add("slurm.conf", std::string("A=1\n"));
-  SourceManager later = main.continuation();
+  SourceManager later;
+  later.rebase(main.file_count(), main.text_bytes());
   later.add("gres.conf", std::string("Name=gpu\n"));
   main.add("cgroup.conf", std::string("B=2\n"));  // id 1, which later gave gres.conf
   CHECK_FALSE(main.adopt(std::move(later)));
