@@ -11,6 +11,10 @@ clusters, under all eight release profiles, and writes one file per run:
     scripts/refactor-oracle.py --greslint NEW/greslint --out /tmp/after
     diff -r /tmp/before /tmp/after
 
+A reader built with -DGRESLINT_LATER_LINES_FROM_BYTES=0 (CMAKE_CXX_FLAGS) reads the later
+lines of every file on a second thread, free core or not, wherever it can split them: its
+record must equal that of a normal build (src/config/later_lines.cpp).
+
 Runs happen from the repository root so the relative paths in reports are the same for
 any checkout. Stdout, stderr and the exit code are all recorded.
 """

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "greslint/core_budget.hpp"
 #include "greslint/keys.hpp"
 #include "greslint/report.hpp"
 #include "greslint/source.hpp"
@@ -152,6 +153,9 @@ struct ReadOptions {
   /// --prefix-map OLD=NEW: an Include naming OLD/... (after the base directory is applied)
   /// is read from NEW/...; the longest matching OLD wins. A checkout of /etc/slurm elsewhere.
   std::vector<std::pair<std::string, std::string>> prefix_map;
+  /// The run's cores: a large file's later lines are read on a free one while the reader
+  /// reads the lines before them. Null: every file is read on the calling thread alone.
+  CoreBudget* cores = nullptr;
 };
 
 /// `path` with the longest matching prefix of `map` replaced (whole path components only);

@@ -37,8 +37,16 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
   make_room(result, more);
   std::uint32_t pos = 0;
   std::uint32_t line_no = 1;
+  std::unique_ptr<LaterLines> later;
+  std::uint32_t lines_read = 0;
   LogicalLine line;
   while (pos < text.size() && !stopped_) {
+    if (later && pos >= later->begin) {
+      take_later_lines(*later, result, pos, line_no);
+      later.reset();
+      continue;
+    }
+    if (!later && (kSplitEveryFile || lines_read++ % kLinesPerLook == 0)) later = read_later_lines(file, text, pos, line_no);
     next_logical_line(file, text, pos, line_no, result.comments, line);
     if (line.text.empty()) continue;
     if (result.directives.size() >= kMaxDirectives) {
@@ -82,16 +90,19 @@ void Reader::add_directive(ConfigFile& result, Directive&& d) {
   result.directives.push_back(std::move(d));
 }
 
-void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int depth) {
+bool Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int depth) {
   std::string_view s = l.text;
   if (s.size() > 7 && iequals(s.substr(0, 7), "include") && is_space(s[7])) {
+    if (alone_) return false;
     handle_include(file, l, result, depth);
-    return;
+    return true;
   }
   auto m = match_key_value(s, 0);
   if (!m) {
-    if (!only_space(s)) parse_error(file, l, 0, result);
-    return;
+    if (only_space(s)) return true;
+    if (alone_) return false;
+    parse_error(file, l, 0, result);
+    return true;
   }
   std::string_view key = s.substr(m->key_begin, m->key_end - m->key_begin);
   // The key of the line before, remembered with what it is: a file written node by node
@@ -100,13 +111,15 @@ void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
   if (!last_head_.spec || last_head_.key != key) {
     const KeySpec* spec = key_spec(options_.table, key);
     if (!spec) {
+      if (alone_) return false;
       unknown_key(file, l, *m, options_.table, /*in_record=*/false, result);
-      return;
+      return true;
     }
     last_head_ = LastHead{std::string(key), spec, record_table(options_.table, key)};
   }
   const KeySpec* spec = last_head_.spec;
   const auto sub = last_head_.record;
+  if (alone_ && (!sub || l.is_cooked())) return false;
   // The pairs view the line's text: a cooked line moves to the SourceManager first.
   if (l.is_cooked()) {
     l.text = sources_.keep(std::move(l.cooked));
@@ -124,13 +137,13 @@ void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
     d.kind = Directive::Kind::record;
     read_record(file, l, *sub, ptr, d, result);
     add_directive(result, std::move(d));
-    return;
+    return true;
   }
   const KeyValue& kv = d.head();
-  if (!convert(file, kv, result)) return;
+  if (!convert(file, kv, result)) return true;
   if (!only_space(s.substr(ptr))) {
     parse_error(file, l, ptr, result);
-    return;
+    return true;
   }
   if (spec->type != ValueType::array) {
     auto previous = settings_.find(spec);
@@ -139,6 +152,7 @@ void Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
   }
   if (iequals(spec->name, "ClusterName")) cluster_name_ = to_lower(kv.value);
   add_directive(result, std::move(d));
+  return true;
 }
 
 /// The pairs after a record's first key (NodeName=..., Name=...), into `d`: parsed, or, when

@@ -3,7 +3,9 @@
 // to src/config/; one class over three files (lines and records, findings, Include).
 #pragma once
 
+#include <atomic>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,7 +37,45 @@ inline constexpr std::size_t kMaxSourceBytes = 2 * kMaxFileBytes;
 // lines (6 million `NodeName=a`) took 1.6 GB before this limit.
 inline constexpr std::size_t kMaxDirectives = std::size_t(1) << 20;
 
+/// The later half of what is left of a file is read on another thread (LaterLines) when a
+/// core is free and at least this much is left: a slurm.conf or gres.conf written node by
+/// node, 100,000 lines of 80 bytes, took a fifth of its run to read on one. Below it the
+/// thread's start costs about what it saves. A build may set it to 0: every file then splits
+/// at every line it can, free core or not, which is how splitting is tested against reading
+/// in one piece (scripts/refactor-oracle.py, docs/performance.md).
+#ifndef GRESLINT_LATER_LINES_FROM_BYTES
+#define GRESLINT_LATER_LINES_FROM_BYTES (512u << 10)
+#endif
+inline constexpr std::size_t kLaterLinesFromBytes = GRESLINT_LATER_LINES_FROM_BYTES;
+inline constexpr bool kSplitEveryFile = kLaterLinesFromBytes == 0;
+/// How often (in lines) the reader looks for a free core: one may free up while it reads.
+inline constexpr std::uint32_t kLinesPerLook = 1024;
+
 inline Daemon daemon_for(KeyTable table) { return table == KeyTable::gres_conf ? Daemon::slurmd : Daemon::slurmctld; }
+
+/// The lines of one large file from `begin` on, read on another thread while the reader
+/// reads the lines before (Reader::read_later_lines). Only records of the file's own text
+/// are read there: the first line that needs what the reader learns before it (a setting,
+/// whose repeats and ClusterName are tracked across the file; an Include; an escape or
+/// continuation, kept in the SourceManager) stops it, and the reader goes on from there.
+struct LaterLines {
+  std::uint32_t begin = 0;     ///< a line start; the physical line before it has no backslash
+  std::uint32_t end = 0;       ///< where it stopped: the reader's next line
+  std::uint32_t end_line = 0;  ///< that line's number
+  ConfigFile part;             ///< its directives, comments and `failed`
+  Reporter findings;           ///< what it reported, added after the reader's own
+  std::atomic<bool> unwanted{false};
+  std::future<void> done;
+
+  LaterLines() = default;
+  LaterLines(const LaterLines&) = delete;
+  LaterLines& operator=(const LaterLines&) = delete;
+  /// Never leaves the thread behind: a reader that stops first (a limit) tells it to stop.
+  ~LaterLines() {
+    unwanted = true;
+    if (done.valid()) done.wait();
+  }
+};
 
 class Reader {
  public:
@@ -54,7 +94,9 @@ class Reader {
   }
 
   // Lines and records (reader.cpp).
-  void handle_line(FileId file, LogicalLine& l, ConfigFile& result, int depth);
+  /// False only when reading alone (LaterLines) and the line needs the reader's state: it is
+  /// then left as it was, nothing reported.
+  bool handle_line(FileId file, LogicalLine& l, ConfigFile& result, int depth);
   /// Makes room for `more` directives in `result` (see reader.cpp for how it grows).
   static void make_room(ConfigFile& result, std::size_t more);
   /// Appends `d`, growing the directives as make_room does when they are full.
@@ -68,6 +110,12 @@ class Reader {
   const KeySpec* mapped_key_spec(KeyTable table, std::string_view key);
   KeyValue make_pair(FileId file, const LogicalLine& l, const KvMatch& m, const KeySpec* spec);
   bool convert(FileId file, const KeyValue& kv, ConfigFile& result);
+
+  // A large file's later lines, read on a second thread (later_lines.cpp).
+  std::unique_ptr<LaterLines> read_later_lines(FileId file, std::string_view text, std::uint32_t pos,
+                                               std::uint32_t line_no);
+  void read_alone(FileId file, std::string_view text, std::uint32_t pos, std::uint32_t line_no, LaterLines& later);
+  void take_later_lines(LaterLines& later, ConfigFile& result, std::uint32_t& pos, std::uint32_t& line_no);
 
   // What the reader itself reports (reader_findings.cpp).
   static std::string help_for_value(const KeySpec& spec);
@@ -103,6 +151,7 @@ class Reader {
   std::string cluster_name_;
   std::vector<std::string> stack_;
   bool stopped_ = false;  // a greslint limit reached: nothing more is read, Includes included
+  bool alone_ = false;    // reading a file's later lines on another thread (LaterLines)
   std::unordered_map<const KeySpec*, KeyValue> settings_;
   std::unordered_map<std::string, const KeySpec*> key_specs_;  ///< see key_spec()
   std::string key_buffer_;

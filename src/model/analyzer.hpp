@@ -265,6 +265,9 @@ class Analyzer {
   const VersionProfile& profile_;
   SourceManager& sources_;
   Reporter& out_;
+  /// The cores the run's threads share (ReadAhead, and the readers of large files); mutable
+  /// because read_options() hands it out. Declared before every thread that holds it.
+  mutable CoreBudget cores_{CoreBudget::machine_cores()};
   Findings findings_;
   ConfigFile slurm_;
   DirectiveIndex slurm_index_;  ///< slurm_'s settings and records by key

@@ -42,6 +42,7 @@ ReadOptions Analyzer::read_options(KeyTable table) const {
   opts.table = table;
   opts.slurm_conf_dir = dirname_of(in_.slurm_conf_path);
   opts.prefix_map = in_.prefix_map;
+  opts.cores = &cores_;
   if (table == KeyTable::gres_conf)
     if (const KeyValue* c = setting("ClusterName")) opts.cluster_name = c->value;
   return opts;
@@ -71,7 +72,8 @@ void Analyzer::start_gres_conf_read() {
       [&records = gres_ahead_records_, &profile = profile_](const ConfigFile& file, const SourceManager& sources,
                                                             Reporter& out) {
         records = gather_gres_records(file, profile, sources, out);
-      });
+      },
+      &cores_);
 }
 
 void Analyzer::place_gres_conf_read() {

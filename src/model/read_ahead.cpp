@@ -6,7 +6,8 @@
 
 namespace greslint::model {
 
-ReadAhead::ReadAhead(Read read, Then then) : read_(std::move(read)), then_(std::move(then)) {
+ReadAhead::ReadAhead(Read read, Then then, CoreBudget* cores)
+    : read_(std::move(read)), then_(std::move(then)), cores_(cores) {
   try {
     thread_ = std::thread([this] { run(); });
   } catch (const std::system_error&) {
@@ -38,6 +39,7 @@ void ReadAhead::place(const SourceManager& before, bool cluster_name_set) {
 }
 
 void ReadAhead::run() noexcept {
+  const CoreBudget::Held core(cores_);
   try {
     file_ = read_(sources_, out_);
   } catch (...) {
@@ -46,7 +48,12 @@ void ReadAhead::run() noexcept {
   Place at;
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    placed_cv_.wait(lock, [this] { return place_ || unwanted_; });
+    if (!place_ && !unwanted_) {
+      // A small file is read long before the files ahead of it: the reader of those may
+      // take this core meanwhile.
+      const CoreBudget::Lent waiting(cores_);
+      placed_cv_.wait(lock, [this] { return place_ || unwanted_; });
+    }
     if (!place_) return;
     at = *place_;
   }
@@ -83,9 +90,10 @@ std::optional<ConfigFile> ReadAhead::finish(SourceManager& sources, Reporter& ou
     if (!placed) unwanted_ = true;
   }
   placed_cv_.notify_one();
-  if (thread_.joinable())
+  if (thread_.joinable()) {
+    const CoreBudget::Lent waiting(cores_);
     thread_.join();
-  else if (placed)
+  } else if (placed)
     settle(*place_);  // read in the constructor, on this thread
   if (!placed || !in_turn_ || !sources.adopt(std::move(sources_))) return std::nullopt;
   out.absorb(std::move(out_));

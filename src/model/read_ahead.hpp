@@ -40,8 +40,10 @@ class ReadAhead {
   /// Writes only where the caller's thread looks after finish().
   using Then = std::function<void(const ConfigFile& file, const SourceManager& sources, Reporter& out)>;
 
-  /// Starts `read`, then `then`. Where no thread can be started, reads here and now.
-  explicit ReadAhead(Read read, Then then = {});
+  /// Starts `read`, then `then`, on a thread that holds one of `cores` while it works (and
+  /// lends it while it waits for place()); the thread that calls finish() lends its own while
+  /// it waits there. Where no thread can be started, reads here and now.
+  explicit ReadAhead(Read read, Then then = {}, CoreBudget* cores = nullptr);
   ReadAhead(const ReadAhead&) = delete;
   ReadAhead& operator=(const ReadAhead&) = delete;
   /// Tells the read it is not wanted (if place() was not called) and waits for it.
@@ -71,6 +73,7 @@ class ReadAhead {
 
   Read read_;
   Then then_;
+  CoreBudget* cores_;
   SourceManager sources_;
   Reporter out_;
   ConfigFile file_;

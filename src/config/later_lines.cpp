@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// A large file's later lines, read on a second thread while the reader reads the lines
+// before them: what a file written node by node is made of, 100,000 records that need
+// nothing the lines before them set.
+#include <algorithm>
+#include <iterator>
+#include <system_error>
+
+#include "config/reader.hpp"
+
+namespace greslint::config_detail {
+
+namespace {
+
+/// Lines tried past the middle for one that starts where the line before has no backslash.
+constexpr int kSplitTries = 64;
+
+/// Where the later lines start: the first physical line at or past the middle of what is
+/// left of `text` from `pos` (a line start) whose line before holds no backslash, so that no
+/// continuation runs into it and it starts a logical line however the lines before it are
+/// read; 0 when none is near.
+std::uint32_t split_point(std::string_view text, std::uint32_t pos) {
+  const std::size_t middle = pos + (text.size() - pos) / 2;
+  std::size_t previous = text.rfind('\n', middle);
+  previous = previous == std::string_view::npos || previous < pos ? pos : previous + 1;
+  for (int tries = 0; tries < kSplitTries; ++tries) {
+    const std::size_t newline = text.find('\n', previous);
+    if (newline == std::string_view::npos || newline + 1 >= text.size()) return 0;
+    if (text.substr(previous, newline - previous).find('\\') == std::string_view::npos)
+      return std::uint32_t(newline + 1);
+    previous = newline + 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+/// Starts reading the later half of what is left of `text` from `pos` (line `line_no`) on a
+/// thread and a core of its own, or returns null: too little left, no free core, no place to
+/// split it, or no thread to be had.
+std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_view text, std::uint32_t pos,
+                                                     std::uint32_t line_no) {
+  CoreBudget* const cores = kSplitEveryFile ? nullptr : options_.cores;
+  if (!kSplitEveryFile && (!cores || text.size() - pos < kLaterLinesFromBytes)) return nullptr;
+  const std::uint32_t begin = split_point(text, pos);
+  if (begin == 0 || (cores && !cores->try_take())) return nullptr;
+  auto later = std::make_unique<LaterLines>();
+  later->begin = begin;
+  try {
+    // A reader of its own: the caches of keys and repeated tails are per reader, and it
+    // reports into the LaterLines' findings. The path it names in messages is this file's.
+    later->done = std::async(std::launch::async, [this, file, text, pos, line_no, cores, path = stack_.back(),
+                                                  &later = *later] {
+      const CoreBudget::Held core(cores, std::adopt_lock);
+      Reader alone(options_, profile_, sources_, later.findings);
+      alone.alone_ = true;
+      alone.stack_.push_back(path);
+      alone.read_alone(file, text, pos, line_no, later);
+    });
+  } catch (const std::system_error&) {
+    if (cores) cores->give();
+    return nullptr;  // read in one piece
+  }
+  return later;
+}
+
+/// The thread's work: records from later.begin on, until a line needs the reader's state.
+/// Touches nothing the reader reads or writes meanwhile: `text` is the file's, held by the
+/// SourceManager for the whole run, and everything it makes is later's. `from` is a line
+/// start before later.begin, and `from_line` its number.
+void Reader::read_alone(FileId file, std::string_view text, std::uint32_t from, std::uint32_t from_line,
+                        LaterLines& later) {
+  std::uint32_t pos = later.begin;
+  std::uint32_t line_no = from_line + std::uint32_t(count_newlines(text.substr(from, pos - from)));
+  ConfigFile& part = later.part;
+  part.directives.reserve((text.size() - pos) / 24 + 1);  // as parse() reserves
+  LogicalLine line;
+  while (pos < text.size() && !later.unwanted.load(std::memory_order_relaxed)) {
+    const std::uint32_t at = pos;
+    const std::uint32_t at_line = line_no;
+    const std::size_t comments = part.comments.size();
+    next_logical_line(file, text, pos, line_no, part.comments, line);
+    if (line.text.empty()) continue;
+    if (part.directives.size() >= kMaxDirectives || !handle_line(file, line, part, 0)) {
+      // Left to the reader from this line on, its comments included.
+      pos = at;
+      line_no = at_line;
+      part.comments.resize(comments);
+      break;
+    }
+  }
+  later.end = pos;
+  later.end_line = line_no;
+}
+
+/// At later.begin: what the thread read takes the place of reading it here, and the reader
+/// goes on where the thread stopped. Everything lands in the order a read in one piece
+/// gives: directives, comments, findings (under the same per-rule limits), `failed`.
+void Reader::take_later_lines(LaterLines& later, ConfigFile& result, std::uint32_t& pos, std::uint32_t& line_no) {
+  later.done.get();  // an exception of the thread (no memory) is this reader's
+  // Past greslint's limit of directives the reader reads on to say where it stopped.
+  if (pos != later.begin || result.directives.size() + later.part.directives.size() > kMaxDirectives) return;
+  make_room(result, later.part.directives.size());
+  std::move(later.part.directives.begin(), later.part.directives.end(), std::back_inserter(result.directives));
+  result.comments.insert(result.comments.end(), later.part.comments.begin(), later.part.comments.end());
+  result.failed = result.failed || later.part.failed;
+  out_.absorb(std::move(later.findings));
+  pos = later.end;
+  line_no = later.end_line;
+}
+
+}  // namespace greslint::config_detail

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: Apache-2.0
+// A large file's later lines read on a second thread (LaterLines): the same directives,
+// comments, findings and verdict as a read on one thread, whatever the lines hold.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+
+#include "config/reader.hpp"
+#include "greslint/config.hpp"
+
+using namespace greslint;
+
+namespace {
+
+struct Read {
+  SourceManager sources;
+  Reporter out;
+  ConfigFile file;
+};
+
+/// Reads `text` as slurm.conf (or gres.conf) with `cores` (null: on one thread).
+std::unique_ptr<Read> read(const std::string& text, CoreBudget* cores, KeyTable table = KeyTable::slurm_conf) {
+  auto r = std::make_unique<Read>();
+  const FileId id = r->sources.add("/etc/slurm/nodes.conf", std::string(text));
+  ReadOptions o;
+  o.table = table;
+  o.slurm_conf_dir = "/nonexistent-greslint-test";
+  o.cores = cores;
+  r->file = parse_config_text(id, o, VersionProfile(kSlurm2405), r->sources, r->out);
+  return r;
+}
+
+bool same_span(Span a, Span b) { return a.file == b.file && a.begin == b.begin && a.end == b.end; }
+
+bool same_pair(const KeyValue& a, const KeyValue& b) {
+  return a.key == b.key && a.value == b.value && a.spec == b.spec && same_span(a.key_span, b.key_span) &&
+         same_span(a.value_span, b.value_span) && a.op == b.op && a.quoted == b.quoted;
+}
+
+/// Everything a read hands on, compared field by field.
+void require_same(const Read& one, const Read& split) {
+  REQUIRE(split.file.failed == one.file.failed);
+  REQUIRE(split.file.truncated == one.file.truncated);
+  REQUIRE(split.file.directives.size() == one.file.directives.size());
+  for (std::size_t i = 0; i < one.file.directives.size(); ++i) {
+    const Directive& a = one.file.directives[i];
+    const Directive& b = split.file.directives[i];
+    CAPTURE(i, a.line);
+    REQUIRE(b.line == a.line);
+    REQUIRE(b.kind == a.kind);
+    REQUIRE(b.complete == a.complete);
+    REQUIRE(same_span(b.span, a.span));
+    REQUIRE(same_pair(b.head(), a.head()));
+    REQUIRE(b.rest().size() == a.rest().size());
+    for (std::size_t k = 0; k < a.rest().size(); ++k) REQUIRE(same_pair(b.rest()[k], a.rest()[k]));
+  }
+  REQUIRE(split.file.comments.size() == one.file.comments.size());
+  for (std::size_t i = 0; i < one.file.comments.size(); ++i) {
+    REQUIRE(split.file.comments[i].line == one.file.comments[i].line);
+    REQUIRE(same_span(split.file.comments[i].span, one.file.comments[i].span));
+  }
+  const auto& a = one.out.diagnostics();
+  const auto& b = split.out.diagnostics();
+  REQUIRE(b.size() == a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CAPTURE(i, a[i].message);
+    REQUIRE(b[i].rule == a[i].rule);
+    REQUIRE(same_span(b[i].span, a[i].span));
+    REQUIRE(b[i].message == a[i].message);
+    REQUIRE(b[i].slurm_message == a[i].slurm_message);
+    REQUIRE(b[i].related.size() == a[i].related.size());
+  }
+  REQUIRE(split.out.dropped() == one.out.dropped());
+}
+
+/// A node file of `nodes` lines (~100 bytes each: 10,000 lines are past the size at which a
+/// free core takes the later half), with `extra(i)` after line i.
+template <typename Extra>
+std::string node_file(int nodes, Extra extra) {
+  std::string text = "# nodes, one per line\n";
+  for (int i = 0; i < nodes; ++i) {
+    text += "NodeName=n" + std::to_string(100000 + i) +
+            " Sockets=2 CoresPerSocket=32 ThreadsPerCore=2 RealMemory=1000000 Gres=gpu:a100:8\n";
+    text += extra(i);
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("later lines: a file of records reads the same on two threads", "[reader][later_lines]") {
+  const std::string text = node_file(20000, [](int) { return std::string(); });
+  REQUIRE(text.size() >= config_detail::kLaterLinesFromBytes);
+  CoreBudget cores(2);
+  const auto one = read(text, nullptr);
+  const auto split = read(text, &cores);
+  REQUIRE(one->file.directives.size() == 20000);
+  require_same(*one, *split);
+  // The line numbers of the later half are counted from the file's start.
+  CHECK(split->file.directives.back().line == 20001);
+  CHECK(split->file.directives.back().head().value == "n119999");
+}
+
+TEST_CASE("later lines: what needs the reader's state is read in turn, in order", "[reader][later_lines]") {
+  // Past the middle: settings (a repeat of one set before the middle, and ClusterName), an
+  // Include of a file that is missing, continuation and escape lines, suppression comments,
+  // a line of spaces, and the findings of records (unknown key, bad value, repeated key,
+  // trailing text). Each must come out where a read on one thread puts it.
+  const std::string text = "MaxJobCount=100\n" + node_file(20000, [](int i) -> std::string {
+    switch (i) {
+      case 12000: return "MaxJobCount=200\n";
+      case 12500: return "ClusterName=later\n";
+      case 13000: return "Include missing-later.conf\n";
+      case 13500: return "NodeName=c1 Sockets=2 \\\n  CoresPerSocket=8\n";
+      case 14000: return "NodeName=e\\1 Sockets=2\n";
+      case 14500: return "# greslint: disable=GRS102\n";
+      case 15000: return "   \n";
+      case 15500: return "NodeName=u1 Bogus=1\n";
+      case 16000: return "NodeName=v1 CPUs=abc\n";
+      case 16500: return "NodeName=d1 CPUs=4 CPUs=8\n";
+      case 17000: return "NodeName=t1 CPUs=4 trailing\n";
+      case 17500: return "NotAKey=1\n";
+      default: return "";
+    }
+  });
+  CoreBudget cores(2);
+  const auto one = read(text, nullptr);
+  const auto split = read(text, &cores);
+  require_same(*one, *split);
+  CHECK(one->file.failed);
+  const auto& d = one->out.diagnostics();
+  REQUIRE(d.size() >= 7);
+  // In file order: the findings of later lines follow those before them.
+  for (std::size_t i = 1; i < d.size(); ++i) CHECK(d[i - 1].span.begin <= d[i].span.begin);
+}
+
+TEST_CASE("later lines: a per-rule limit counts across the two halves", "[reader][later_lines]") {
+  // 1,500 unknown keys in records, most past the middle: the first 1,000 kept, the rest
+  // counted as dropped, as on one thread.
+  const std::string text = node_file(20000, [](int i) {
+    return i % 10 == 0 && i >= 5000 ? "NodeName=x" + std::to_string(i) + " Bogus=1\n" : std::string();
+  });
+  CoreBudget cores(2);
+  const auto one = read(text, nullptr);
+  const auto split = read(text, &cores);
+  require_same(*one, *split);
+  REQUIRE(one->out.dropped().count("GRS002") == 1);
+  CHECK(one->out.dropped().at("GRS002") == 500);
+}
+
+TEST_CASE("later lines: gres.conf records on two threads", "[reader][later_lines]") {
+  std::string text = "AutoDetect=off\n";
+  for (int i = 0; i < 20000; ++i) {
+    const std::string node = "NodeName=g" + std::to_string(100000 + i);
+    text += node + " Name=gpu Type=a100 File=/dev/nvidia[0-3] Cores=0-31\n";
+    text += node + " Name=gpu Type=a100 File=/dev/nvidia[4-7] Cores=32-63\n";
+  }
+  CoreBudget cores(2);
+  const auto one = read(text, nullptr, KeyTable::gres_conf);
+  const auto split = read(text, &cores, KeyTable::gres_conf);
+  require_same(*one, *split);
+  CHECK(one->file.directives.size() == 40001);
+}
+
+TEST_CASE("later lines: only a free core reads them", "[reader][later_lines]") {
+  const std::string text = node_file(20000, [](int) { return std::string(); });
+  CoreBudget none(1);  // the reader's own core and no other
+  const auto one = read(text, &none);
+  CHECK(none.taken() == 0);
+  CoreBudget two(2);
+  const auto split = read(text, &two);
+  CHECK(two.taken() == 1);
+  CHECK(two.try_take());  // given back once its lines were read
+  require_same(*one, *split);
+  // A small file is read on one thread, free core or not.
+  CoreBudget spare(2);
+  read(node_file(100, [](int) { return std::string(); }), &spare);
+  CHECK(spare.taken() == 0);
+}
