@@ -149,6 +149,7 @@ class Analyzer {
   void check_cgroup_conf();
   void check_read_slurm_conf();
   const Directive* nodeset_named_like_node(const Directive** line) const;
+  /// The node table as read_slurm_conf built it, for the two stages that check it.
   rules::NodeTableView node_table_view() const;
   void check_license_init();
   void check_priority_init();
@@ -299,6 +300,9 @@ class Analyzer {
   std::vector<std::uint32_t> content_list_of_;        ///< node -> id of what its gres.conf lines say
   std::vector<DownNodesOverride> down_overrides_;     ///< 1-based ids of down_of_
   std::vector<std::uint32_t> down_of_;                ///< node -> its DownNodes= override (0: none)
+  /// check_node_table's view, which check_select_node_init sees again: nothing between them
+  /// changes the table, and making it walks every node (a per-node slurm.conf has 100,000).
+  std::optional<rules::NodeTableView> node_table_;
 };
 
 }  // namespace greslint::model

@@ -105,6 +105,7 @@ void Analyzer::check_read_slurm_conf() {
 rules::NodeTableView Analyzer::node_table_view() const {
   rules::NodeTableView view{profile_, settings_, first_line(slurm_), in_.slurm_conf_path,
                             cluster_.node_names.size(), {}, {}, {}, ctld_.fatal};
+  view.lines.reserve(node_lines_.size());
   std::vector<bool> named(node_lines_.size(), false);
   for (std::size_t node = 0; node < node_line_of_.size(); ++node) {
     const std::uint32_t line = node_line_of_[node];
@@ -128,13 +129,15 @@ rules::NodeTableView Analyzer::node_table_view() const {
 }
 
 void Analyzer::check_node_table() {
-  const rules::NodeTableView view = node_table_view();
-  for (const auto& check : rules::kNodeTableStage) ctld_.apply(check.run(view, findings_));
+  node_table_.emplace(node_table_view());
+  for (const auto& check : rules::kNodeTableStage) ctld_.apply(check.run(*node_table_, findings_));
 }
 
 void Analyzer::check_select_node_init() {
-  const rules::NodeTableView view = node_table_view();
-  for (const auto& check : rules::kSelectNodeInitStage) ctld_.apply(check.run(view, findings_));
+  // The DownNodes lines and the partitions, checked in between, may have stopped slurmctld.
+  node_table_->slurmctld_failed = ctld_.fatal;
+  for (const auto& check : rules::kSelectNodeInitStage) ctld_.apply(check.run(*node_table_, findings_));
+  node_table_.reset();
 }
 
 }  // namespace greslint::model

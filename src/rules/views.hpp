@@ -98,7 +98,7 @@ struct SelectPluginView {
 
 /// One NodeName line's nodes and corrected topology, for the select plugin's node init.
 struct NodeTopology {
-  std::string first_node;  ///< the first name the line defines (Slurm names it)
+  std::string_view first_node;  ///< the first name the line defines (Slurm names it), in Cluster::node_names
   const NodeLine* line;
 };
 
