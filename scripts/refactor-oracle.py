@@ -11,7 +11,7 @@ clusters, under all eight release profiles, and writes one file per run:
     scripts/refactor-oracle.py --greslint NEW/greslint --out /tmp/after
     diff -r /tmp/before /tmp/after
 
-A reader built with -DGRESLINT_LATER_LINES_FROM_BYTES=0 (CMAKE_CXX_FLAGS) reads the later
+A reader built with -DGRESLINT_SPLIT_EVERY_FILE (CMAKE_CXX_FLAGS) reads the later
 lines of every file on a second thread, free core or not, wherever it can split them: its
 record must equal that of a normal build (src/config/later_lines.cpp).
 

@@ -41,7 +41,8 @@ std::uint32_t split_point(std::string_view text, std::uint32_t pos) {
 std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_view text, std::uint32_t pos,
                                                      std::uint32_t line_no) {
   CoreBudget* const cores = kSplitEveryFile ? nullptr : options_.cores;
-  if (!kSplitEveryFile && (!cores || text.size() - pos < kLaterLinesFromBytes)) return nullptr;
+  if (!kSplitEveryFile && (!cores || text.size() - pos < std::max<std::size_t>(options_.later_lines_from_bytes, 2)))
+    return nullptr;
   const std::uint32_t begin = split_point(text, pos);
   if (begin == 0 || (cores && !cores->try_take())) return nullptr;
   auto later = std::make_unique<LaterLines>();

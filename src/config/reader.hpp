@@ -37,17 +37,15 @@ inline constexpr std::size_t kMaxSourceBytes = 2 * kMaxFileBytes;
 // lines (6 million `NodeName=a`) took 1.6 GB before this limit.
 inline constexpr std::size_t kMaxDirectives = std::size_t(1) << 20;
 
-/// The later half of what is left of a file is read on another thread (LaterLines) when a
-/// core is free and at least this much is left: a slurm.conf or gres.conf written node by
-/// node, 100,000 lines of 80 bytes, took a fifth of its run to read on one. Below it the
-/// thread's start costs about what it saves. A build may set it to 0: every file then splits
-/// at every line it can, free core or not, which is how splitting is tested against reading
-/// in one piece (scripts/refactor-oracle.py, docs/performance.md).
-#ifndef GRESLINT_LATER_LINES_FROM_BYTES
-#define GRESLINT_LATER_LINES_FROM_BYTES (512u << 10)
+/// A build may set GRESLINT_SPLIT_EVERY_FILE: every file then has its later lines read on
+/// another thread at every line where it can be split, free core or not, whatever its size
+/// (ReadOptions::later_lines_from_bytes and ::cores are ignored). That is how splitting is
+/// tested against reading in one piece on every input (scripts/refactor-oracle.py).
+#ifdef GRESLINT_SPLIT_EVERY_FILE
+inline constexpr bool kSplitEveryFile = true;
+#else
+inline constexpr bool kSplitEveryFile = false;
 #endif
-inline constexpr std::size_t kLaterLinesFromBytes = GRESLINT_LATER_LINES_FROM_BYTES;
-inline constexpr bool kSplitEveryFile = kLaterLinesFromBytes == 0;
 /// How often (in lines) the reader looks for a free core: one may free up while it reads.
 inline constexpr std::uint32_t kLinesPerLook = 1024;
 

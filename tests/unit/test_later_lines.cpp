@@ -3,7 +3,10 @@
 // comments, findings and verdict as a read on one thread, whatever the lines hold.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <random>
 #include <string>
 
 #include "config/reader.hpp"
@@ -19,14 +22,18 @@ struct Read {
   ConfigFile file;
 };
 
-/// Reads `text` as slurm.conf (or gres.conf) with `cores` (null: on one thread).
-std::unique_ptr<Read> read(const std::string& text, CoreBudget* cores, KeyTable table = KeyTable::slurm_conf) {
+/// Reads `text` as slurm.conf (or gres.conf) with `cores` (null: on one thread), splitting
+/// when `from_bytes` are left (the default: as a run does).
+std::unique_ptr<Read> read(const std::string& text, CoreBudget* cores, KeyTable table = KeyTable::slurm_conf,
+                           std::size_t from_bytes = ReadOptions{}.later_lines_from_bytes,
+                           const std::string& dir = "/nonexistent-greslint-test") {
   auto r = std::make_unique<Read>();
-  const FileId id = r->sources.add("/etc/slurm/nodes.conf", std::string(text));
+  const FileId id = r->sources.add(dir + "/nodes.conf", std::string(text));
   ReadOptions o;
   o.table = table;
-  o.slurm_conf_dir = "/nonexistent-greslint-test";
+  o.slurm_conf_dir = dir;
   o.cores = cores;
+  o.later_lines_from_bytes = from_bytes;
   r->file = parse_config_text(id, o, VersionProfile(kSlurm2405), r->sources, r->out);
   return r;
 }
@@ -91,7 +98,7 @@ std::string node_file(int nodes, Extra extra) {
 
 TEST_CASE("later lines: a file of records reads the same on two threads", "[reader][later_lines]") {
   const std::string text = node_file(20000, [](int) { return std::string(); });
-  REQUIRE(text.size() >= config_detail::kLaterLinesFromBytes);
+  REQUIRE(text.size() >= ReadOptions{}.later_lines_from_bytes);
   CoreBudget cores(2);
   const auto one = read(text, nullptr);
   const auto split = read(text, &cores);
@@ -177,4 +184,59 @@ TEST_CASE("later lines: only a free core reads them", "[reader][later_lines]") {
   CoreBudget spare(2);
   read(node_file(100, [](int) { return std::string(); }), &spare);
   CHECK(spare.taken() == 0);
+}
+
+TEST_CASE("later lines: random files split anywhere read as in one piece", "[reader][later_lines]") {
+  // Lines of every kind the split treats differently, in random order; with no size
+  // threshold the reader splits the rest in two at its first line and every 1,024 lines.
+  static const char* const kLines[] = {
+      "NodeName=n{} CPUs=4 Gres=gpu:2\n",
+      "NodeName=n{} CPUs=4 Gres=gpu:2\n",
+      "NodeName=n{} CPUs=4 Gres=gpu:2\n",
+      "NodeName=m{} Sockets=2 CoresPerSocket=4 CPUs=8 CPUs=16\n",
+      "NodeName=b{} Bogus=1\n",
+      "NodeName=v{} CPUs=x{}\n",
+      "NodeName=t{} CPUs=4 tail{}\n",
+      "NodeName=k{} CPUs=4 \\\n  RealMemory=10\n",
+      "NodeName=e\\{} CPUs=4\n",
+      "NodeName=q{} Feature=\"a b\"\n",
+      "PartitionName=p{} Nodes=n[1-2]\n",
+      "MaxJobCount={}\n",
+      "ClusterName=c{}\n",
+      "Include missing{}.conf\n",
+      "Include inc.conf\n",
+      "MaxJobCount={} # greslint: disable=GRS004\n",
+      "# greslint: disable=GRS004 {}\n",
+      "# plain comment {}\n",
+      "\n",
+      "   \n",
+      "junk{}\n",
+      "NodeName=z{} CPUs=1 # greslint: disable=GRS003\n",
+  };
+  // An Include that exists: the reader adds its file to the SourceManager while the other
+  // thread reads (ThreadSanitizer sees any use of the manager there).
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "greslint-later-lines";
+  fs::create_directories(dir);
+  std::ofstream(dir / "inc.conf") << "NodeName=inc1 CPUs=2\nMaxJobCount=7\n";
+  std::mt19937 random(20261203);
+  unsigned long splits = 0;
+  for (int file = 0; file < 60; ++file) {
+    const int lines = 2 + int(random() % 2500);
+    std::string text;
+    for (int i = 0; i < lines; ++i) {
+      std::string line = kLines[random() % (sizeof kLines / sizeof *kLines)];
+      for (std::size_t at; (at = line.find("{}")) != std::string::npos;) line.replace(at, 2, std::to_string(i));
+      text += line;
+    }
+    CAPTURE(file, lines);
+    CoreBudget cores(8);
+    const auto one = read(text, nullptr, KeyTable::slurm_conf, 0, dir.string());
+    const auto split = read(text, &cores, KeyTable::slurm_conf, 0, dir.string());
+    splits += cores.taken();
+    require_same(*one, *split);
+  }
+  // A file of a few lines may have no place to split (the line before each is continued).
+  CHECK(splits >= 60);
+  fs::remove_all(dir);
 }
