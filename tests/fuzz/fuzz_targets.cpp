@@ -148,6 +148,46 @@ std::vector<Part> split_pipeline_input(std::string_view rest) {
   return parts;
 }
 
+/// The same text read again with its later lines on a second thread (LaterLines, split at
+/// its first line and every 1,024 lines, whatever its size) must give what a read on one
+/// thread gave: directives, comments, findings and verdict.
+void require_same_when_split(const ConfigFile& one, const Reporter& one_out, ReadOptions options,
+                             const VersionProfile& profile, const std::string& path, std::string_view text) {
+  CoreBudget cores(8);
+  options.cores = &cores;
+  options.later_lines_from_bytes = 0;
+  SourceManager sources;
+  Reporter out;
+  const FileId file = sources.add(path, std::string(text));
+  const ConfigFile split = parse_config_text(file, options, profile, sources, out);
+  require(split.failed == one.failed && split.truncated == one.truncated, "split read: another verdict");
+  require(split.directives.size() == one.directives.size(), "split read: another number of directives");
+  auto same_pair = [](const KeyValue& a, const KeyValue& b) {
+    return a.key == b.key && a.value == b.value && a.spec == b.spec && a.key_span.begin == b.key_span.begin &&
+           a.key_span.end == b.key_span.end && a.value_span.begin == b.value_span.begin &&
+           a.value_span.end == b.value_span.end;
+  };
+  for (std::size_t i = 0; i < one.directives.size(); ++i) {
+    const Directive& a = one.directives[i];
+    const Directive& b = split.directives[i];
+    require(a.line == b.line && a.span.begin == b.span.begin && a.span.end == b.span.end && a.kind == b.kind &&
+                a.complete == b.complete && same_pair(a.head(), b.head()) && a.rest().size() == b.rest().size(),
+            "split read: another directive", a.head().key);
+    for (std::size_t k = 0; k < a.rest().size(); ++k)
+      require(same_pair(a.rest()[k], b.rest()[k]), "split read: another pair", a.rest()[k].key);
+  }
+  require(split.comments.size() == one.comments.size(), "split read: another number of comments");
+  for (std::size_t i = 0; i < one.comments.size(); ++i)
+    require(split.comments[i].span.begin == one.comments[i].span.begin, "split read: another comment");
+  const auto& a = one_out.diagnostics();
+  const auto& b = out.diagnostics();
+  require(a.size() == b.size() && one_out.dropped() == out.dropped(), "split read: other findings");
+  for (std::size_t i = 0; i < a.size(); ++i)
+    require(a[i].rule == b[i].rule && a[i].span.begin == b[i].span.begin && a[i].message == b[i].message &&
+                a[i].slurm_message == b[i].slurm_message,
+            "split read: another finding", a[i].message);
+}
+
 int reader(const std::uint8_t* data, std::size_t size) {
   if (size == 0 || size > kMaxInput) return 0;
   const unsigned sel = data[0];
@@ -180,6 +220,7 @@ int reader(const std::uint8_t* data, std::size_t size) {
       check_span(sources, d.span, "directive span");
     }
   for (const Comment& c : parsed.comments) check_span(sources, c.span, "comment span");
+  require_same_when_split(parsed, out, options, profile, sources.path(file), sources.text(file));
   return 0;
 }
 
