@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The reader behind read_config_file: Slurm's s_p_parse_file re-done with spans. Private
-// to src/config/; one class over three files (lines and records, findings, Include).
+// to src/config/; one class over four files (lines and records, findings, Include, a large
+// file's later lines on a second thread).
 #pragma once
 
 #include <atomic>
