@@ -266,7 +266,11 @@ int hostlist(const std::uint8_t* data, std::size_t size) {
   (void)fold_hostnames(names, false);
   std::ostringstream out, err;
   const std::vector<std::string> exprs{std::string(text)};
-  require(run_hostlist_command('c', profile, exprs, out, err) == 0, "hostlist -c failed on a valid list");
+  // Counting parses the list again: four brackets of 100 in one name are a million ranges,
+  // 1.7 s a parse in a release build and over 5 s instrumented (found by the CI fuzz smoke).
+  // The parse above covered it; the command runs on lists of at most 65,536 ranges.
+  if (list.ranges().size() <= (1u << 16))
+    require(run_hostlist_command('c', profile, exprs, out, err) == 0, "hostlist -c failed on a valid list");
   // Folding compares neighbouring prefixes digit by digit: 65,536 ranges with long prefixes take
   // 0.2 s in a release build but ~10 s instrumented, so the fuzzer folds the smaller lists (the
   // big ones are in tests/regress/hostlist and the hostile suite).
