@@ -108,6 +108,7 @@ class Hostlist {
     int width = 0;
   };
   class Index;
+  struct LazyIndex;
   friend class HostlistAccess;
 
   const HostRange* find_linear(std::string_view host) const;
@@ -115,7 +116,7 @@ class Hostlist {
 
   std::vector<HostRange> ranges_;
   std::vector<Run> runs_;
-  std::shared_ptr<const Index> index_;  ///< only for long lists; shared by copies
+  std::shared_ptr<LazyIndex> index_;  ///< only for long lists, made on the first find(); shared by copies
   std::uint64_t size_ = 0;
 };
 

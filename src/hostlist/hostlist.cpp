@@ -5,7 +5,8 @@
 #include <deque>
 #include <functional>
 #include <limits>
-#include <unordered_map>
+#include <memory>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -91,32 +92,62 @@ bool HostRange::count_up(std::string& name, std::size_t digits_end) const noexce
 
 /// Hash lookups that narrow find() to the few runs that can hold a name; the answer is
 /// still the first matching run in Slurm's order.
+/// Performance: flat arrays sorted by hash, not hash maps of small vectors. Four bracket
+/// groups of 100 in one name are a million runs of distinct prefixes: the maps made three
+/// million allocations and were most of the 3 s `greslint hostlist -c` took on it.
 class Hostlist::Index {
  public:
   explicit Index(const Hostlist& list);
   std::size_t find(const Hostlist& list, std::string_view host) const;
 
  private:
+  struct Keyed {
+    std::size_t hash;
+    std::uint32_t run;
+  };
   struct Entry {
     std::uint64_t lo;
     std::uint64_t hi;
     std::uint32_t run;
   };
+  /// The numeric runs of one prefix: entries_[begin, end), sorted by lo (ties in run order).
   struct Group {
-    std::uint32_t run;                  ///< any run with this prefix, to read the prefix back
-    std::vector<Entry> entries;         ///< sorted by lo
-    std::vector<std::uint64_t> max_hi;  ///< running maximum of hi over entries[0..i]
+    std::size_t hash;
+    std::uint32_t run;  ///< any run of the group, to read the prefix back
+    std::uint32_t begin;
+    std::uint32_t end;
   };
-  using Buckets = std::unordered_map<std::size_t, std::vector<std::uint32_t>>;
+  /// The items of `sorted` (ascending by hash) whose hash is `h`.
+  template <typename T>
+  struct Matches {
+    typename std::vector<T>::const_iterator first, last;
+    auto begin() const { return first; }
+    auto end() const { return last; }
+  };
+  template <typename T>
+  static Matches<T> with_hash(const std::vector<T>& sorted, std::size_t h) {
+    auto first = std::lower_bound(sorted.begin(), sorted.end(), h, [](const T& x, std::size_t v) { return x.hash < v; });
+    auto last = first;
+    while (last != sorted.end() && last->hash == h) ++last;
+    return {first, last};
+  }
 
   static std::size_t hash(std::string_view s) noexcept { return text_hash(s); }
 
-  std::vector<Group> groups_;
-  Buckets numeric_;   ///< prefix hash -> groups_
-  Buckets singles_;   ///< name hash -> runs, ascending
-  Buckets suffixed_;  ///< prefix hash -> runs, ascending
+  std::vector<Group> groups_;          ///< ascending by hash
+  std::vector<Entry> entries_;         ///< the groups' entries, one group after another
+  std::vector<std::uint64_t> max_hi_;  ///< running maximum of hi over a group's entries so far
+  std::vector<Keyed> singles_;         ///< by the name's hash, then run
+  std::vector<Keyed> suffixed_;        ///< by the prefix's hash, then run
   std::vector<std::size_t> numeric_lengths_;
   std::vector<std::size_t> suffixed_lengths_;
+};
+
+/// Made on the first find(): parsing a long list (a partition's Nodes=, `greslint hostlist
+/// -c`) mostly never asks for a member. Copies of the list share it.
+struct Hostlist::LazyIndex {
+  std::once_flag once;
+  std::unique_ptr<const Index> index;
 };
 
 namespace {
@@ -130,61 +161,71 @@ void add_length(std::vector<std::size_t>& lengths, std::size_t n) {
 }  // namespace
 
 Hostlist::Index::Index(const Hostlist& list) {
+  auto prefix_of = [&](std::uint32_t ri) -> const std::string& { return list.ranges_[list.runs_[ri].first].prefix; };
+  std::vector<Keyed> numeric;
   for (std::uint32_t ri = 0; ri < list.runs_.size(); ++ri) {
-    const Run& run = list.runs_[ri];
-    const HostRange& first = list.ranges_[run.first];
-    switch (kind_of(first)) {
-      case Kind::single: singles_[hash(first.prefix)].push_back(ri); break;
+    const std::string& prefix = prefix_of(ri);
+    switch (kind_of(list.ranges_[list.runs_[ri].first])) {
+      case Kind::single: singles_.push_back(Keyed{hash(prefix), ri}); break;
       case Kind::suffixed:
-        suffixed_[hash(first.prefix)].push_back(ri);
-        add_length(suffixed_lengths_, first.prefix.size());
+        suffixed_.push_back(Keyed{hash(prefix), ri});
+        add_length(suffixed_lengths_, prefix.size());
         break;
-      case Kind::numeric: {
-        std::vector<std::uint32_t>& bucket = numeric_[hash(first.prefix)];
-        std::uint32_t g = std::uint32_t(groups_.size());
-        for (std::uint32_t candidate : bucket)
-          if (list.ranges_[list.runs_[groups_[candidate].run].first].prefix == first.prefix) g = candidate;
-        if (g == groups_.size()) {
-          groups_.push_back(Group{ri, {}, {}});
-          bucket.push_back(g);
-          add_length(numeric_lengths_, first.prefix.size());
-        }
-        groups_[g].entries.push_back(Entry{run.lo, run.hi, ri});
+      case Kind::numeric:
+        numeric.push_back(Keyed{hash(prefix), ri});
+        add_length(numeric_lengths_, prefix.size());
         break;
-      }
     }
   }
-  for (Group& g : groups_) {
-    std::stable_sort(g.entries.begin(), g.entries.end(), [](const Entry& a, const Entry& b) { return a.lo < b.lo; });
-    g.max_hi.resize(g.entries.size());
-    std::uint64_t m = 0;
-    for (std::size_t i = 0; i < g.entries.size(); ++i) g.max_hi[i] = m = std::max(m, g.entries[i].hi);
+  const auto by_hash_then_run = [](const Keyed& a, const Keyed& b) {
+    return a.hash != b.hash ? a.hash < b.hash : a.run < b.run;
+  };
+  std::sort(singles_.begin(), singles_.end(), by_hash_then_run);
+  std::sort(suffixed_.begin(), suffixed_.end(), by_hash_then_run);
+  // One group per prefix, its entries by lo: sorted by hash, prefix, lo, then run.
+  std::sort(numeric.begin(), numeric.end(), [&](const Keyed& a, const Keyed& b) {
+    if (a.hash != b.hash) return a.hash < b.hash;
+    if (const int c = prefix_of(a.run).compare(prefix_of(b.run)); c != 0) return c < 0;
+    const std::uint64_t a_lo = list.runs_[a.run].lo, b_lo = list.runs_[b.run].lo;
+    return a_lo != b_lo ? a_lo < b_lo : a.run < b.run;
+  });
+  entries_.reserve(numeric.size());
+  max_hi_.reserve(numeric.size());
+  std::uint64_t running_max = 0;
+  for (const Keyed& k : numeric) {
+    if (groups_.empty() || groups_.back().hash != k.hash || prefix_of(groups_.back().run) != prefix_of(k.run)) {
+      const auto at = std::uint32_t(entries_.size());
+      groups_.push_back(Group{k.hash, k.run, at, at});
+      running_max = 0;
+    }
+    const Run& run = list.runs_[k.run];
+    entries_.push_back(Entry{run.lo, run.hi, k.run});
+    max_hi_.push_back(running_max = std::max(running_max, run.hi));
+    groups_.back().end = std::uint32_t(entries_.size());
   }
 }
 
 std::size_t Hostlist::Index::find(const Hostlist& list, std::string_view host) const {
+  auto prefix_of = [&](std::uint32_t ri) -> const std::string& { return list.ranges_[list.runs_[ri].first].prefix; };
   std::size_t best = kNoRun;
-  if (auto it = singles_.find(hash(host)); it != singles_.end())
-    for (std::uint32_t ri : it->second)
-      if (list.ranges_[list.runs_[ri].first].prefix == host) {
-        best = ri;
-        break;
-      }
+  for (const Keyed& k : with_hash(singles_, hash(host)))
+    if (prefix_of(k.run) == host) {
+      best = k.run;
+      break;
+    }
   if (ends_in_digit(host)) {
     for (std::size_t len : numeric_lengths_) {
       if (len > host.size()) break;
-      auto it = numeric_.find(hash(host.substr(0, len)));
-      if (it == numeric_.end()) continue;
-      for (std::uint32_t gi : it->second) {
-        const Group& g = groups_[gi];
-        const Run& sample = list.runs_[g.run];
-        const std::string& prefix = list.ranges_[sample.first].prefix;
+      for (const Group& g : with_hash(groups_, hash(host.substr(0, len)))) {
+        const std::string& prefix = prefix_of(g.run);
         if (host.compare(0, len, prefix) != 0) continue;
         const std::uint64_t num = parse_ulong(host.substr(len)).value;
-        auto pos = std::upper_bound(g.entries.begin(), g.entries.end(), num,
-                                    [](std::uint64_t v, const Entry& e) { return v < e.lo; });
-        for (std::size_t j = std::size_t(pos - g.entries.begin()); j-- > 0 && g.max_hi[j] >= num;) {
-          const Entry& e = g.entries[j];
+        const auto first = entries_.begin() + g.begin;
+        const auto pos = std::upper_bound(first, entries_.begin() + g.end, num,
+                                          [](std::uint64_t v, const Entry& e) { return v < e.lo; });
+        // The entries at or before pos whose running maximum still reaches num can hold it.
+        for (std::size_t j = std::size_t(pos - entries_.begin()); j-- > g.begin && max_hi_[j] >= num;) {
+          const Entry& e = entries_[j];
           if (e.hi < num || e.run >= best) continue;
           const Run& run = list.runs_[e.run];
           if (numeric_run_holds(prefix, run.lo, run.hi, run.width, host)) best = e.run;
@@ -194,12 +235,10 @@ std::size_t Hostlist::Index::find(const Hostlist& list, std::string_view host) c
   }
   for (std::size_t len : suffixed_lengths_) {
     if (len >= host.size()) break;
-    auto it = suffixed_.find(hash(host.substr(0, len)));
-    if (it == suffixed_.end()) continue;
-    for (std::uint32_t ri : it->second) {
-      if (ri >= best) break;
-      if (suffixed_range_holds(list.ranges_[list.runs_[ri].first], host)) {
-        best = ri;
+    for (const Keyed& k : with_hash(suffixed_, hash(host.substr(0, len)))) {
+      if (k.run >= best) break;
+      if (suffixed_range_holds(list.ranges_[list.runs_[k.run].first], host)) {
+        best = k.run;
         break;
       }
     }
@@ -233,7 +272,7 @@ Hostlist::Hostlist(std::vector<HostRange> ranges) : ranges_(std::move(ranges)) {
   for (const Run& run : runs_)
     if (run.first != run.last)
       for (std::uint32_t i = run.first; i <= run.last; ++i) ranges_[i].width = run.width;
-  if (runs_.size() > kIndexThreshold) index_ = std::make_shared<const Index>(*this);
+  if (runs_.size() > kIndexThreshold) index_ = std::make_shared<LazyIndex>();
 }
 
 std::vector<std::string> Hostlist::expand() const {
@@ -273,7 +312,8 @@ const HostRange* Hostlist::find_linear(std::string_view host) const {
 
 const HostRange* Hostlist::find(std::string_view host) const {
   if (!index_) return find_linear(host);
-  const std::size_t ri = index_->find(*this, host);
+  std::call_once(index_->once, [&] { index_->index = std::make_unique<const Index>(*this); });
+  const std::size_t ri = index_->index->find(*this, host);
   return ri == kNoRun ? nullptr : range_of(ri, host);
 }
 

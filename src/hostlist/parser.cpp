@@ -307,6 +307,10 @@ class Parser {
     for (const Item& it : top) top_hosts = saturating_add(top_hosts, it.count());
     if (!account(saturating_mul(prefixes, top.size()), saturating_mul(prefixes, top_hosts), expr))
       return Status::invalid;
+    // Sized once for a token of many prefixes (a million ranges from four groups of 100),
+    // by doubling still for a list of many small tokens.
+    const std::size_t needed = ranges_.size() + std::size_t(prefixes * top.size());
+    if (needed > ranges_.capacity()) ranges_.reserve(std::max(needed, 2 * ranges_.capacity()));
     push_prefixed(levels, std::string(text_.substr(prefix_b, literal_end - prefix_b)), suffix, top, expr);
     return Status::ok;
   }

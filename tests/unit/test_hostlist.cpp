@@ -5,6 +5,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "greslint/commands.hpp"
@@ -404,6 +405,45 @@ TEST_CASE("hostlist: the membership index answers like Slurm's linear walk", "[h
     found += a != nullptr;
   }
   CHECK(found > r.list->size());
+}
+
+TEST_CASE("hostlist: the index answers like the linear walk for 23.11 suffixes, on every thread", "[hostlist]") {
+  std::mt19937 rng(2311);
+  std::string text;
+  const char* prefixes[] = {"n", "gpu", "n0", "x-"};
+  const char* suffixes[] = {"-ib", "b", "-ib0", ""};
+  for (int i = 0; i < 300; ++i) {
+    if (!text.empty()) text += ',';
+    const unsigned lo = rng() % 50;
+    text += std::string(prefixes[rng() % 4]) + "[" + std::to_string(lo) + "-" + std::to_string(lo + rng() % 5) + "]" +
+            suffixes[rng() % 4];
+  }
+  const HostlistResult r = parse(text, v2311);
+  REQUIRE(r.ok());
+  REQUIRE(r.list->ranges().size() > 32);  // long enough to be indexed
+  std::vector<std::string> queries = r.list->expand();
+  for (std::size_t i = 0, n = queries.size(); i < n; ++i) {
+    queries.push_back(queries[i] + "0");
+    queries.push_back(queries[i].substr(1));
+  }
+  std::vector<const HostRange*> linear;
+  for (const std::string& q : queries) linear.push_back(r.list->find_unindexed(q));
+  // Copies share one index, made by whichever thread asks first.
+  const std::vector<Hostlist> copies(4, *r.list);
+  std::vector<std::size_t> differences(copies.size());
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < copies.size(); ++t)
+    threads.emplace_back([&, t] {
+      for (std::size_t i = 0; i < queries.size(); ++i) {
+        const HostRange* got = copies[t].find(queries[i]);
+        const std::ptrdiff_t at = got ? got - copies[t].ranges().data() : -1;
+        const std::ptrdiff_t want = linear[i] ? linear[i] - r.list->ranges().data() : -1;
+        differences[t] += at != want;
+      }
+    });
+  for (std::thread& th : threads) th.join();
+  for (std::size_t d : differences) CHECK(d == 0);
+  CHECK(std::count(linear.begin(), linear.end(), nullptr) < std::ptrdiff_t(linear.size()));
 }
 
 TEST_CASE("hostlist: folding matches scontrol show hostlist / hostlistsorted", "[hostlist]") {
