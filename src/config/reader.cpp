@@ -171,8 +171,28 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
     }
   }
   const bool clean = parse_record(file, l, table, ptr, d, result);
-  if (plain && clean && !tail.empty() && repeated_tails_.size() < kMaxRepeatedTails)
+  if (plain && clean && !tail.empty() && repeated_tails_.size() < kMaxRepeatedTails &&
+      seen_before(TailKey{table, tail}))
     repeated_tails_.emplace(TailKey{table, tail}, relative_tail(d, l.offsets[ptr]));
+}
+
+bool Reader::seen_before(const TailKey& key) {
+  if (seen_tails_.empty()) {
+    seen_tails_.resize(kSeenTailSets);
+    seen_tail_older_.resize(kSeenTailSets);
+  }
+  const std::uint64_t hash = TailHash{}(key);
+  const std::size_t set = std::size_t(hash >> 7) & (kSeenTailSets - 1);
+  std::array<SeenTail, 2>& ways = seen_tails_[set];
+  for (SeenTail& way : ways)
+    if (way.hash == hash && way.key == key) {
+      way = SeenTail{};
+      return true;
+    }
+  std::uint8_t& older = seen_tail_older_[set];
+  ways[older] = SeenTail{hash, key};
+  older ^= 1;
+  return false;
 }
 
 /// What an earlier line with this text after its head can take instead of parsing it.

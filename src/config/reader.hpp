@@ -4,6 +4,7 @@
 // file's later lines on a second thread).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <future>
@@ -185,6 +186,21 @@ class Reader {
   };
   static constexpr std::size_t kMaxRepeatedTails = 1u << 16;
   std::unordered_map<TailKey, std::shared_ptr<const RepeatedTail>, TailHash> repeated_tails_;
+  /// Tails seen once, not yet in repeated_tails_: a tail is kept there only when a second line
+  /// says it. Performance: a file written node by node with a NodeAddr= per line repeats no
+  /// tail; keeping each of them (up to kMaxRepeatedTails) took an allocation and a lookup in a
+  /// map of 65,536 scattered nodes per line, a sixth of reading such a file. Two ways per set,
+  /// the older replaced, so two tails that alternate line by line are both kept even when
+  /// their hashes share a set.
+  struct SeenTail {
+    std::uint64_t hash = 0;
+    TailKey key{};
+  };
+  static constexpr std::size_t kSeenTailSets = 1u << 11;
+  std::vector<std::array<SeenTail, 2>> seen_tails_;
+  std::vector<std::uint8_t> seen_tail_older_;  ///< per set, the way to replace next
+  /// True when `key` was seen before (and is now forgotten here); else remembers it.
+  bool seen_before(const TailKey& key);
 };
 
 }  // namespace greslint::config_detail

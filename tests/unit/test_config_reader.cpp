@@ -378,3 +378,34 @@ TEST_CASE("DirectiveIndex: settings and each record key's lines, in file order, 
   // Each pointer is the directive itself, not a copy.
   CHECK(index.records("PartitionName").back() == &p->file.directives[6]);
 }
+
+TEST_CASE("reader: a record's tail is shared once a second line says it, and reads the same", "[reader]") {
+  const std::string a = " CPUs=64 Gres=gpu:a100:8 State=UNKNOWN\n";
+  const std::string b = " CPUs=32 Gres=gpu:h100:4\n";
+  SECTION("two tails that alternate line by line are both shared from their third line") {
+    std::string text;
+    for (int i = 0; i < 8; ++i) text += "NodeName=n" + std::to_string(i) + (i % 2 ? b : a);
+    auto p = parse(text);
+    REQUIRE(p->file.directives.size() == 8);
+    for (std::size_t i = 0; i < 8; ++i) {
+      CAPTURE(i);
+      const Directive& d = p->file.directives[i];
+      CHECK((d.repeated_tail() != nullptr) == (i >= 4));
+      // Shared or parsed, a line gives the same pairs at its own offsets.
+      REQUIRE(d.rest().size() == (i % 2 ? 2u : 3u));
+      const KeyValue& cpus = d.rest()[0];
+      CHECK(cpus.value == (i % 2 ? "32" : "64"));
+      CHECK(p->sources.text(cpus.value_span) == cpus.value);
+      CHECK(p->sources.line_col(cpus.key_span.file, cpus.key_span.begin).line == i + 1);
+    }
+  }
+  SECTION("lines that each say something else keep no tail") {
+    std::string text;
+    for (int i = 0; i < 5000; ++i) text += "NodeName=n" + std::to_string(i) + " NodeAddr=10.0." + std::to_string(i) + a;
+    auto p = parse(text);
+    REQUIRE(p->file.directives.size() == 5000);
+    CHECK(std::none_of(p->file.directives.begin(), p->file.directives.end(),
+                       [](const Directive& d) { return d.repeated_tail() != nullptr; }));
+    CHECK(p->file.directives[4999].find("NodeAddr")->value == "10.0.4999");
+  }
+}
