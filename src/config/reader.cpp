@@ -86,6 +86,7 @@ void Reader::make_room(ConfigFile& result, std::size_t more) {
 }
 
 void Reader::add_directive(ConfigFile& result, Directive&& d) {
+  d.seal_keys();
   if (result.directives.size() == result.directives.capacity()) make_room(result, 1);
   result.directives.push_back(std::move(d));
 }
@@ -199,9 +200,11 @@ bool Reader::seen_before(const TailKey& key) {
 std::shared_ptr<const RepeatedTail> Reader::relative_tail(const Directive& d, std::uint32_t begin) {
   auto tail = std::make_shared<RepeatedTail>();
   tail->pairs.reserve(d.rest().size());
-  for (const KeyValue& kv : d.rest())
+  for (const KeyValue& kv : d.rest()) {
     tail->pairs.push_back(RepeatedTail::Pair{kv.spec, kv.key_span.begin - begin, kv.key_span.end - begin,
                                              kv.value_span.begin - begin, kv.value_span.end - begin, kv.op, kv.quoted});
+    if (kv.spec) tail->key_mask |= key_bit(kv.spec->name);
+  }
   return tail;
 }
 
@@ -346,7 +349,18 @@ void ConfigFile::shift_files(std::uint16_t by) {
   for (Comment& c : comments) greslint::shift_file(c.span, by);
 }
 
+void Directive::seal_keys() {
+  if (tail_) {
+    key_mask_ = tail_->key_mask;
+    return;
+  }
+  key_mask_ = 0;
+  for (const KeyValue& kv : rest_)
+    if (kv.spec) key_mask_ |= key_bit(kv.spec->name);
+}
+
 const KeyValue* Directive::find(std::string_view key) const {
+  if (!(key_mask_ & key_bit(key))) return nullptr;
   // A key a repeating line does not have is answered from the shared tail, without making
   // the line's pairs: most lookups of the model are of keys a line lacks.
   if (tail_ && rest_.empty() &&

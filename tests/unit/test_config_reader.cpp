@@ -409,3 +409,25 @@ TEST_CASE("reader: a record's tail is shared once a second line says it, and rea
     CHECK(p->file.directives[4999].find("NodeAddr")->value == "10.0.4999");
   }
 }
+
+TEST_CASE("reader: find answers every key a record holds, in any case, and no other", "[reader]") {
+  // Sockets and RealMemory share a key_bit, as do CoresPerSocket and BcastAddr: a shared bit
+  // only sends find() to the pairs.
+  const std::string tail = " Sockets=2 CoresPerSocket=8 RealMemory=1000 Gres=gpu:2 State=UNKNOWN\n";
+  std::string text;
+  for (int i = 0; i < 4; ++i) text += "NodeName=n" + std::to_string(i) + tail;  // the last two share their tail
+  auto p = parse(text);
+  REQUIRE(p->file.directives.size() == 4);
+  const std::vector<std::pair<std::string, std::string>> held = {
+      {"Sockets", "2"}, {"coresPERsocket", "8"}, {"REALMEMORY", "1000"}, {"gres", "gpu:2"}, {"State", "UNKNOWN"}};
+  for (const Directive& d : p->file.directives) {
+    for (const auto& [key, value] : held) {
+      CAPTURE(key);
+      REQUIRE(d.find(key));
+      CHECK(d.find(key)->value == value);
+    }
+    for (const char* absent : {"BcastAddr", "NodeAddr", "Boards", "CPUs", "Weight", "Socket", "Socketss", ""})
+      CHECK(d.find(absent) == nullptr);
+  }
+  CHECK(p->file.directives[3].repeated_tail() != nullptr);
+}
