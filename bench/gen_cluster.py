@@ -30,6 +30,8 @@ comma-separated list combines shapes, e.g. slurm-node,gres-node2):
   gres-node2     gres.conf: two lines per node, one per socket
   slurm-node     slurm.conf: one NodeName line per node with its whole topology, no DEFAULT
   both-node      slurm-node and gres-node2 together (Puppet/Ansible style)
+  node-addr      slurm-node with each node's own NodeAddr= (an IP address), so no two
+                 lines say the same after the name (inventories of sites without DNS)
   include-racks  racks of 32 (unless --rack-size says otherwise); slurm.conf and gres.conf
                  Include one file per rack (3,125 + 3,125 files at 100,000 nodes)
   partitions     one partition per 4 racks listing each rack's range, and one partition
@@ -102,6 +104,7 @@ SHAPES = {
     "gres-node2": {"gres": "node2"},
     "slurm-node": {"slurm": "node"},
     "both-node": {"slurm": "node", "gres": "node2"},
+    "node-addr": {"slurm": "node", "addr": True},
     "include-racks": {"slurm": "include", "gres": "include"},
     "partitions": {"partitions": "long"},
     "types16": {"types": 16},
@@ -293,8 +296,12 @@ class Cluster:
                 exc = self.exceptions.get(r, [])
                 for s in self.slots[r]:
                     gpus = GPUS_PER_NODE - 1 if s in exc else GPUS_PER_NODE
-                    out.append("NodeName=%s %s Gres=%s State=UNKNOWN"
-                               % (self.node_name(r, s), self.topology(t), self.gres_value(t, gpus)))
+                    addr = ""
+                    if self.shape["addr"]:
+                        host = r * self.rack_size + s  # unique per node: below 2^24
+                        addr = " NodeAddr=10.%d.%d.%d" % (host >> 16, (host >> 8) & 255, host & 255)
+                    out.append("NodeName=%s%s %s Gres=%s State=UNKNOWN"
+                               % (self.node_name(r, s), addr, self.topology(t), self.gres_value(t, gpus)))
             return "\n".join(out) + "\n"
         out = ["# Compute nodes: one DEFAULT block per GPU generation, one %s per rack."
                % ("file" if self.shape["slurm"] == "include" else "line")]
@@ -461,7 +468,7 @@ class Cluster:
 
 
 def parse_shape(text):
-    shape = {"slurm": "rack", "gres": "rack", "partitions": "simple", "types": 4, "shared": False}
+    shape = {"slurm": "rack", "gres": "rack", "partitions": "simple", "types": 4, "shared": False, "addr": False}
     for name in text.split(","):
         if name not in SHAPES:
             raise argparse.ArgumentTypeError("unknown shape %r; shapes: %s" % (name, ", ".join(SHAPES)))
