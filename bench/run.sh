@@ -17,9 +17,9 @@
 #
 # 6. for every shape of bench/gen_cluster.py --shape (racks, per-node lines in one or both
 #    files, per-node NodeAddr=, one Include per rack, long partition lists, 16 GPU types,
-#    mps/shard): 10,000 and
-#    100,000 nodes valid (checked clean) and 100,000 with 1% broken, whole process under
-#    hyperfine (SHAPE_RUNS runs), peak RSS, and how grouped the broken variant's findings are.
+#    mps/shard): 10,000 and 100,000 nodes valid (checked clean) and 100,000 with 1% broken,
+#    whole process under hyperfine (SHAPE_RUNS runs), peak RSS, and how grouped the broken
+#    variant's findings are.
 #
 # Environment: BUILD_DIR (default <repo>/build-bench), DATA_DIR (default $BUILD_DIR/bench-data),
 # OUT_DIR (default $BUILD_DIR/bench-results), RUNS (hyperfine runs, default 100; HL_RUNS for the
