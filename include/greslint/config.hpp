@@ -56,7 +56,7 @@ struct RepeatedTail {
 /// some fifteen times (a tenth of linting such a file).
 constexpr std::uint32_t key_bit(std::string_view key) noexcept {
   if (key.empty()) return 1;
-  // | 0x20 lower-cases letters and maps every other byte to one value: iequals names agree.
+  // | 0x20 lower-cases ASCII letters, so names iequals finds equal get the same bit.
   const auto first = std::uint32_t(static_cast<unsigned char>(key.front()) | 0x20);
   const auto last = std::uint32_t(static_cast<unsigned char>(key.back()) | 0x20);
   // These weights leave 2 of slurm.conf's 23 usual NodeName keys sharing a bit, none of
