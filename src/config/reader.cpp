@@ -178,21 +178,16 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
 }
 
 bool Reader::seen_before(const TailKey& key) {
-  if (seen_tails_.empty()) {
-    seen_tails_.resize(kSeenTailSets);
-    seen_tail_older_.resize(kSeenTailSets);
-  }
+  if (seen_tails_.empty()) seen_tails_.resize(kSeenTailSets);
   const std::uint64_t hash = TailHash{}(key);
-  const std::size_t set = std::size_t(hash >> 7) & (kSeenTailSets - 1);
-  std::array<SeenTail, 2>& ways = seen_tails_[set];
-  for (SeenTail& way : ways)
+  SeenTailSet& set = seen_tails_[std::size_t(hash >> 7) & (kSeenTailSets - 1)];
+  for (SeenTail& way : set.ways)
     if (way.hash == hash && way.key == key) {
       way = SeenTail{};
       return true;
     }
-  std::uint8_t& older = seen_tail_older_[set];
-  ways[older] = SeenTail{hash, key};
-  older ^= 1;
+  set.ways[set.older] = SeenTail{hash, key};
+  set.older ^= 1;
   return false;
 }
 

@@ -196,9 +196,12 @@ class Reader {
     std::uint64_t hash = 0;
     TailKey key{};
   };
+  struct SeenTailSet {
+    std::array<SeenTail, 2> ways;
+    std::uint8_t older = 0;  ///< the way to replace next
+  };
   static constexpr std::size_t kSeenTailSets = 1u << 11;
-  std::vector<std::array<SeenTail, 2>> seen_tails_;
-  std::vector<std::uint8_t> seen_tail_older_;  ///< per set, the way to replace next
+  std::vector<SeenTailSet> seen_tails_;
   /// True when `key` was seen before (and is now forgotten here); else remembers it.
   bool seen_before(const TailKey& key);
 };

@@ -126,13 +126,18 @@ class Hostlist::Index {
   };
   template <typename T>
   static Matches<T> with_hash(const std::vector<T>& sorted, std::size_t h) {
-    auto first = std::lower_bound(sorted.begin(), sorted.end(), h, [](const T& x, std::size_t v) { return x.hash < v; });
+    auto first =
+        std::lower_bound(sorted.begin(), sorted.end(), h, [](const T& x, std::size_t v) { return x.hash < v; });
     auto last = first;
     while (last != sorted.end() && last->hash == h) ++last;
     return {first, last};
   }
 
   static std::size_t hash(std::string_view s) noexcept { return text_hash(s); }
+  /// The prefix of run `ri` (its first range's: a run's ranges share it).
+  static const std::string& prefix_of(const Hostlist& list, std::uint32_t ri) {
+    return list.ranges_[list.runs_[ri].first].prefix;
+  }
 
   std::vector<Group> groups_;          ///< ascending by hash
   std::vector<Entry> entries_;         ///< the groups' entries, one group after another
@@ -161,11 +166,11 @@ void add_length(std::vector<std::size_t>& lengths, std::size_t n) {
 }  // namespace
 
 Hostlist::Index::Index(const Hostlist& list) {
-  auto prefix_of = [&](std::uint32_t ri) -> const std::string& { return list.ranges_[list.runs_[ri].first].prefix; };
   std::vector<Keyed> numeric;
   for (std::uint32_t ri = 0; ri < list.runs_.size(); ++ri) {
-    const std::string& prefix = prefix_of(ri);
-    switch (kind_of(list.ranges_[list.runs_[ri].first])) {
+    const HostRange& first = list.ranges_[list.runs_[ri].first];
+    const std::string& prefix = first.prefix;
+    switch (kind_of(first)) {
       case Kind::single: singles_.push_back(Keyed{hash(prefix), ri}); break;
       case Kind::suffixed:
         suffixed_.push_back(Keyed{hash(prefix), ri});
@@ -185,7 +190,7 @@ Hostlist::Index::Index(const Hostlist& list) {
   // One group per prefix, its entries by lo: sorted by hash, prefix, lo, then run.
   std::sort(numeric.begin(), numeric.end(), [&](const Keyed& a, const Keyed& b) {
     if (a.hash != b.hash) return a.hash < b.hash;
-    if (const int c = prefix_of(a.run).compare(prefix_of(b.run)); c != 0) return c < 0;
+    if (const int c = prefix_of(list, a.run).compare(prefix_of(list, b.run)); c != 0) return c < 0;
     const std::uint64_t a_lo = list.runs_[a.run].lo, b_lo = list.runs_[b.run].lo;
     return a_lo != b_lo ? a_lo < b_lo : a.run < b.run;
   });
@@ -193,7 +198,9 @@ Hostlist::Index::Index(const Hostlist& list) {
   max_hi_.reserve(numeric.size());
   std::uint64_t running_max = 0;
   for (const Keyed& k : numeric) {
-    if (groups_.empty() || groups_.back().hash != k.hash || prefix_of(groups_.back().run) != prefix_of(k.run)) {
+    const bool new_prefix = groups_.empty() || groups_.back().hash != k.hash ||
+                            prefix_of(list, groups_.back().run) != prefix_of(list, k.run);
+    if (new_prefix) {
       const auto at = std::uint32_t(entries_.size());
       groups_.push_back(Group{k.hash, k.run, at, at});
       running_max = 0;
@@ -206,10 +213,9 @@ Hostlist::Index::Index(const Hostlist& list) {
 }
 
 std::size_t Hostlist::Index::find(const Hostlist& list, std::string_view host) const {
-  auto prefix_of = [&](std::uint32_t ri) -> const std::string& { return list.ranges_[list.runs_[ri].first].prefix; };
   std::size_t best = kNoRun;
   for (const Keyed& k : with_hash(singles_, hash(host)))
-    if (prefix_of(k.run) == host) {
+    if (prefix_of(list, k.run) == host) {
       best = k.run;
       break;
     }
@@ -217,7 +223,7 @@ std::size_t Hostlist::Index::find(const Hostlist& list, std::string_view host) c
     for (std::size_t len : numeric_lengths_) {
       if (len > host.size()) break;
       for (const Group& g : with_hash(groups_, hash(host.substr(0, len)))) {
-        const std::string& prefix = prefix_of(g.run);
+        const std::string& prefix = prefix_of(list, g.run);
         if (host.compare(0, len, prefix) != 0) continue;
         const std::uint64_t num = parse_ulong(host.substr(len)).value;
         const auto first = entries_.begin() + g.begin;
