@@ -735,29 +735,31 @@ def run_all(cases, releases, jobs=4, keep=False, progress=None):
                 for cd in cases:
                     futs[ex.submit(slurm_live.timed, run_case, cd, t, users,
                                    template, keep)] = (t["release"], cd)
-            retry = []
             for fut in concurrent.futures.as_completed(futs):
                 release, cd = futs[fut]
                 res, secs = fut.result()
                 out[release][cd] = res
-                if "error" in res:
-                    retry.append((release, cd))
                 if progress:
                     progress(release, cd, res, secs)
             # A harness error (not a verdict) on a loaded machine: slurmdbd
-            # failing its first queries, a connection to MariaDB timing out.
-            # Such a case is run once more, after the others.
-            by_release = {t["release"]: t for t in targets}
-            futs = {ex.submit(slurm_live.timed, run_case, cd, by_release[r],
-                              users, template, keep): (r, cd)
-                    for r, cd in retry}
-            for fut in concurrent.futures.as_completed(futs):
-                release, cd = futs[fut]
-                res, secs = fut.result()
-                res["retried"] = out[release][cd]["error"][:300]
-                out[release][cd] = res
-                if progress:
-                    progress(release, cd, res, secs)
+            # failing its first queries, its connection to MariaDB timing out
+            # (2002, errno 115). Such a case is run again after the others,
+            # one at a time so that it has the machine to itself, at most
+            # twice: a CI run once saw the same case time out on its first
+            # run and on a retry beside three others.
+            target_of = {t["release"]: t for t in targets}
+            for _ in range(2):
+                retry = [(r, cd) for r in out for cd, res in out[r].items()
+                         if "error" in res]
+                for release, cd in retry:
+                    res, secs = slurm_live.timed(
+                        run_case, cd, target_of[release], users,
+                        template, keep)
+                    res["retried"] = out[release][cd].get(
+                        "retried", out[release][cd]["error"][:300])
+                    out[release][cd] = res
+                    if progress:
+                        progress(release, cd, res, secs)
     finally:
         shutil.rmtree(template, ignore_errors=True)
     return out
