@@ -5,6 +5,7 @@
 // own glibc.malloc.hugetlb=1 tunable, which only the environment can set.
 #include "huge_pages.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <malloc.h>
@@ -16,6 +17,8 @@ namespace greslint {
 namespace {
 constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
 constexpr std::size_t kHeapReserve = std::size_t(128) << 20;
+/// The end of the heap advised so far; 0 until advise_huge_heap ran.
+std::atomic<std::uintptr_t> advised_end{0};
 }  // namespace
 
 void advise_huge_pages(const void* p, std::size_t bytes) noexcept {
@@ -45,7 +48,22 @@ void advise_huge_heap() noexcept {
   std::free(probe);
   // Where the heap could not grow in place, malloc maps memory elsewhere and the break did
   // not move past the block: nothing to advise then.
-  if (high > low && high - low <= 2 * kHeapReserve) advise_huge_pages(probe, high - low);
+  if (high > low && high - low <= 2 * kHeapReserve) {
+    advise_huge_pages(probe, high - low);
+    advised_end.store(high, std::memory_order_relaxed);
+  }
+}
+
+void advise_heap_growth() noexcept {
+  std::uintptr_t from = advised_end.load(std::memory_order_relaxed);
+  if (from == 0) return;
+  const auto high = reinterpret_cast<std::uintptr_t>(sbrk(0));  // glibc's cached break: no system call
+  // Another thread may be advising the same growth: one of them does.
+  while (high > from)
+    if (advised_end.compare_exchange_weak(from, high, std::memory_order_relaxed)) {
+      advise_huge_pages(reinterpret_cast<const void*>(from), high - from);
+      return;
+    }
 }
 
 }  // namespace greslint

@@ -11,6 +11,7 @@
 
 #include "greslint/core_budget.hpp"
 #include "greslint/keys.hpp"
+#include "greslint/line_allocator.hpp"
 #include "greslint/report.hpp"
 #include "greslint/source.hpp"
 #include "greslint/version.hpp"
@@ -64,6 +65,9 @@ constexpr std::uint32_t key_bit(std::string_view key) noexcept {
   return std::uint32_t(1) << ((std::uint32_t(key.size()) + first + last * 31) & 31);
 }
 
+/// A record's sub-keys, in order.
+using KeyValues = std::vector<KeyValue, LineAllocator<KeyValue>>;
+
 /// One logical line that parsed: a top-level setting, or a record (NodeName=..., Name=...).
 class Directive {
  public:
@@ -76,7 +80,7 @@ class Directive {
   /// setting: its one pair. record: the record key (NodeName=, Name=, PartitionName=...).
   const KeyValue& head() const { return head_; }
   /// A record's sub-keys after the head, in order (a setting has none).
-  const std::vector<KeyValue>& rest() const;
+  const KeyValues& rest() const;
   /// Last occurrence of `key` among the record's sub-keys (Slurm: last value wins).
   const KeyValue* find(std::string_view key) const;
   /// The text after the head that this line repeats from an earlier line, or null. Lines
@@ -88,7 +92,7 @@ class Directive {
 
   // The reader's: how a directive is built.
   void set_head(KeyValue head) { head_ = head; }
-  std::vector<KeyValue>& own_rest() { return rest_; }
+  KeyValues& own_rest() { return rest_; }
   /// The sub-keys are `tail`'s, placed at `text` (file offset `begin` of file span.file).
   /// Only for a line that is its file's own text (no escapes, no continuation): its views
   /// and spans then have the same offsets, which is how tail_text() is found.
@@ -108,7 +112,7 @@ class Directive {
   /// A repeating line's sub-keys are made only when something asks for them (rest(),
   /// find()): the model reads most repeating lines through their head and repeated_tail().
   /// Made once, never changed after: pointers into it stay valid.
-  mutable std::vector<KeyValue> rest_;
+  mutable KeyValues rest_;
   std::shared_ptr<const RepeatedTail> tail_;
   std::uint32_t tail_begin_ = 0;
 };

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "config/reader.hpp"
+#include "huge_pages.hpp"
 
 namespace greslint::config_detail {
 
@@ -53,6 +54,7 @@ std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_vi
     later->done = std::async(std::launch::async, [this, file, text, pos, line_no, cores, path = stack_.back(),
                                                   &later = *later] {
       const CoreBudget::Held core(cores, std::adopt_lock);
+      const line_memory::Blocks blocks;  // its lines' pairs, without taking malloc's lock per line
       Reader alone(options_, profile_, sources_, later.findings);
       alone.alone_ = true;
       alone.stack_.push_back(path);
@@ -74,9 +76,11 @@ void Reader::read_alone(FileId file, std::string_view text, std::uint32_t from, 
   std::uint32_t pos = later.begin;
   std::uint32_t line_no = from_line + std::uint32_t(count_newlines(text.substr(from, pos - from)));
   ConfigFile& part = later.part;
-  part.directives.reserve((text.size() - pos) / 24 + 1);  // as parse() reserves
+  make_room(part, (text.size() - pos) / 24 + 1);  // as parse() reserves, advised for huge pages
   LogicalLine line;
+  std::uint32_t lines_seen = 0;
   while (pos < text.size() && !later.unwanted.load(std::memory_order_relaxed)) {
+    if (++lines_seen % kLinesPerLook == 0) advise_heap_growth();
     const std::uint32_t at = pos;
     const std::uint32_t at_line = line_no;
     const std::size_t comments = part.comments.size();

@@ -39,8 +39,10 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
   std::uint32_t line_no = 1;
   std::unique_ptr<LaterLines> later;
   std::uint32_t lines_read = 0;
+  std::uint32_t lines_seen = 0;
   LogicalLine line;
   while (pos < text.size() && !stopped_) {
+    if (++lines_seen % kLinesPerLook == 0) advise_heap_growth();
     if (later && pos >= later->begin) {
       take_later_lines(*later, result, pos, line_no);
       later.reset();
@@ -208,7 +210,7 @@ std::shared_ptr<const RepeatedTail> Reader::relative_tail(const Directive& d, st
 bool Reader::parse_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
                           ConfigFile& result) {
   const std::string_view s = l.text;
-  std::vector<KeyValue>& pairs = d.own_rest();
+  KeyValues& pairs = d.own_rest();
   // Reserved before the first pair: one per '=' (more when values hold one), never more than
   // a record has distinct keys (repeats replace each other).
   pairs.reserve(std::min<std::size_t>(std::size_t(std::count(s.begin() + std::ptrdiff_t(ptr), s.end(), '=')), 32));
@@ -307,7 +309,7 @@ bool Reader::convert(FileId file, const KeyValue& kv, ConfigFile& result) {
 
 using config_detail::Reader;
 
-const std::vector<KeyValue>& Directive::rest() const {
+const KeyValues& Directive::rest() const {
   if (tail_ && rest_.empty() && !tail_->pairs.empty()) {
     rest_.reserve(tail_->pairs.size());
     for (const RepeatedTail::Pair& p : tail_->pairs) {
@@ -362,7 +364,7 @@ const KeyValue* Directive::find(std::string_view key) const {
       std::none_of(tail_->pairs.begin(), tail_->pairs.end(),
                    [&](const RepeatedTail::Pair& p) { return p.spec && iequals(p.spec->name, key); }))
     return nullptr;
-  const std::vector<KeyValue>& pairs = rest();
+  const KeyValues& pairs = rest();
   for (auto it = pairs.rbegin(); it != pairs.rend(); ++it)
     if (it->spec && iequals(it->spec->name, key)) return &*it;
   return nullptr;

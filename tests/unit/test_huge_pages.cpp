@@ -4,11 +4,14 @@
 #include <catch2/catch.hpp>
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "huge_pages.hpp"
 
@@ -59,4 +62,32 @@ TEST_CASE("advise_huge_pages: the whole 2 MiB pages inside the buffer, and nothi
   advise_huge_pages(reinterpret_cast<const void*>(first_huge + 4 * kHuge + 1), kHuge - 2);
   CHECK_FALSE(advised(first_huge + 4 * kHuge + 1));
   munmap(map, size);
+}
+
+TEST_CASE("advise_heap_growth: what the heap grew by since advise_huge_heap is advised too", "[memory]") {
+  constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+  advise_huge_heap();
+  const auto start = reinterpret_cast<std::uintptr_t>(sbrk(0));
+  void* probe = std::malloc(64);
+  const auto at = reinterpret_cast<std::uintptr_t>(probe);
+  std::free(probe);
+  // A sanitizer's allocator maps its own memory: no heap grows, there is nothing to advise.
+  if (at >= start || at + (std::uintptr_t(1) << 30) < start) {
+    advise_heap_growth();
+    CHECK(reinterpret_cast<std::uintptr_t>(sbrk(0)) == start);
+    return;
+  }
+  // Blocks under the 32 MiB mmap threshold come from the heap: past the reserve
+  // advise_huge_heap grew it by, malloc grows it again.
+  std::vector<void*> blocks;
+  while (reinterpret_cast<std::uintptr_t>(sbrk(0)) < start + 4 * kHuge && blocks.size() < 32)
+    blocks.push_back(std::malloc(std::size_t(30) << 20));
+  const auto high = reinterpret_cast<std::uintptr_t>(sbrk(0));
+  REQUIRE(high >= start + 4 * kHuge);
+  const std::uintptr_t inside = ((start + kHuge - 1) & ~(kHuge - 1)) + kHuge;
+  CHECK_FALSE(advised(inside));
+  advise_heap_growth();
+  CHECK(advised(inside));
+  CHECK(advised(((high & ~(kHuge - 1)) - 1)));
+  for (void* b : blocks) std::free(b);
 }

@@ -11,6 +11,7 @@
 
 #include "config/reader.hpp"
 #include "greslint/config.hpp"
+#include "greslint/line_allocator.hpp"
 
 using namespace greslint;
 
@@ -107,6 +108,29 @@ TEST_CASE("later lines: a file of records reads the same on two threads", "[read
   // The line numbers of the later half are counted from the file's start.
   CHECK(split->file.directives.back().line == 20001);
   CHECK(split->file.directives.back().head().value == "n119999");
+}
+
+TEST_CASE("later lines: a file whose every line is unique keeps the later half's pairs in blocks", "[reader][later_lines]") {
+  // One NodeName line per node, each with its own NodeAddr=: no line repeats another's tail,
+  // so every line holds its own pairs, on the thread that read it (line_memory::Blocks).
+  const std::size_t before = line_memory::blocks_alive();
+  const std::string text = node_file(20000, [](int) { return std::string(); });
+  std::string with_addresses;
+  int n = 0;
+  for (std::size_t at = 0, next; (next = text.find('\n', at)) != std::string::npos; at = next + 1) {
+    std::string line = text.substr(at, next - at);
+    if (line.rfind("NodeName=", 0) == 0)
+      line.insert(line.find(' '), " NodeAddr=10.1." + std::to_string(n / 256) + "." + std::to_string(n % 256)), ++n;
+    with_addresses += line + "\n";
+  }
+  CoreBudget cores(2);
+  auto split = read(with_addresses, &cores);
+  const auto one = read(with_addresses, nullptr);
+  require_same(*one, *split);
+  CHECK(split->file.directives.back().find("NodeAddr")->value == "10.1.78.31");
+  CHECK(line_memory::blocks_alive() > before);
+  split.reset();
+  CHECK(line_memory::blocks_alive() == before);
 }
 
 TEST_CASE("later lines: what needs the reader's state is read in turn, in order", "[reader][later_lines]") {
