@@ -28,6 +28,8 @@ comma-separated list combines shapes, e.g. slurm-node,gres-node2):
   racks          the layout above (default)
   gres-node      gres.conf: one line per node (File=/dev/nvidia[0-7], every core)
   gres-node2     gres.conf: two lines per node, one per socket
+  gres-gpu       gres.conf: one line per GPU of every node (File=/dev/nvidia3 and its
+                 socket's cores), as Slurm's own gres.conf examples write it
   slurm-node     slurm.conf: one NodeName line per node with its whole topology, no DEFAULT
   both-node      slurm-node and gres-node2 together (Puppet/Ansible style)
   node-addr      slurm-node with each node's own NodeAddr= (an IP address), so no two
@@ -102,6 +104,7 @@ SHAPES = {
     "racks": {},
     "gres-node": {"gres": "node1"},
     "gres-node2": {"gres": "node2"},
+    "gres-gpu": {"gres": "gpu"},
     "slurm-node": {"slurm": "node"},
     "both-node": {"slurm": "node", "gres": "node2"},
     "node-addr": {"slurm": "node", "addr": True},
@@ -355,9 +358,9 @@ class Cluster:
                 out.append("Include gres-%s.conf" % t)
         return "\n".join(out) + "\n"
 
-    def gpu_lines(self, r, names, kind=None, skip=(), one_line=False):
+    def gpu_lines(self, r, names, kind=None, skip=(), one_line=False, per_gpu=False):
         """gres.conf gpu lines for hostlist `names` in rack r: one per socket (or one for the
-        whole node), with mistake `kind` (or none)."""
+        whole node, or one per GPU), with mistake `kind` (or none)."""
         t = self.rack_type[r]
         sockets, cps = GPU_TYPES[t][0], GPU_TYPES[t][1]
         if one_line and kind is None:
@@ -370,21 +373,27 @@ class Cluster:
             cores = socket_cores(t, sock if sockets > 1 else 0)
             gtype = t
             name = "gpu"
-            files = "File=" + dev_range(t, lo, hi, skip)
+            first, last = lo, hi  # the devices of File=, None for Count=
             if kind == "count-mismatch" and sock == 1:
-                files = "File=" + dev_range(t, lo, hi - 1, skip)
+                last = hi - 1
             if kind == "type-mismatch":
                 gtype = t.upper()
             if kind == "cores-out-of-range" and sock == 1:
                 s, c, th = GPU_TYPES[t][:3]
                 cores = "%d-%d" % (s * c, s * c * th - 1) if th > 1 else "%d-%d" % (s * c, 2 * s * c - 1)
             if kind == "missing-file" and sock == 1:
-                files = "Count=%d" % (half - len([x for x in skip if lo <= x <= hi]))
+                first = None
             if kind == "duplicate-file" and sock == 1:
-                files = "File=" + dev_range(t, lo - 1, hi, skip)
+                first = lo - 1
             if kind == "name-case" and sock == 1:
                 name = "GPU"
-            lines.append("NodeName=%s Name=%s Type=%s %s Cores=%s" % (names, name, gtype, files, cores))
+            if first is None:
+                files = ["Count=%d" % (half - len([x for x in skip if lo <= x <= hi]))]
+            elif per_gpu:
+                files = ["File=" + dev_range(t, d, d) for d in range(first, last + 1) if d not in skip]
+            else:
+                files = ["File=" + dev_range(t, first, last, skip)]
+            lines += ["NodeName=%s Name=%s Type=%s %s Cores=%s" % (names, name, gtype, f, cores) for f in files]
         return lines
 
     def shared_line(self, r, names, gpus):
@@ -399,8 +408,9 @@ class Cluster:
         exc = self.exceptions.get(r, [])
         normal = [s for s in self.slots[r] if s not in exc]
         kind, bad = self.broken.get(r, (None, []))
-        per_node = self.shape["gres"] in ("node1", "node2")
+        per_node = self.shape["gres"] in ("node1", "node2", "gpu")
         one_line = self.shape["gres"] == "node1"
+        per_gpu = self.shape["gres"] == "gpu"
         out = []
 
         def names_of(slots, kind=None):
@@ -413,7 +423,7 @@ class Cluster:
             skip = (3,) if s in exc else ()
             k = kind if s in bad else None
             names = names_of([s], k)
-            out += self.gpu_lines(r, names, k, skip, one_line)
+            out += self.gpu_lines(r, names, k, skip, one_line, per_gpu)
             out += self.shared_line(r, names, GPUS_PER_NODE - len(skip))
         if per_node:
             return out

@@ -16,8 +16,8 @@
 # 5. prints a Markdown table (also written to $OUT_DIR/results.md, raw data beside it).
 #
 # 6. for every shape of bench/gen_cluster.py --shape (racks, per-node lines in one or both
-#    files, per-node NodeAddr=, one Include per rack, long partition lists, 16 GPU types,
-#    mps/shard): 10,000 and 100,000 nodes valid (checked clean) and 100,000 with 1% broken,
+#    files, one gres.conf line per GPU, per-node NodeAddr=, one Include per rack, long
+#    partition lists, 16 GPU types, mps/shard): 10,000 and 100,000 nodes valid (checked clean) and 100,000 with 1% broken,
 #    whole process under hyperfine (SHAPE_RUNS runs), peak RSS, and how grouped the broken
 #    variant's findings are.
 #
@@ -148,7 +148,7 @@ for k in 0 1; do
 done
 
 # ---- 6. shapes -------------------------------------------------------------------------------
-SHAPES=(${SHAPES:-racks gres-node gres-node2 slurm-node both-node node-addr include-racks partitions types16 shared})
+SHAPES=(${SHAPES:-racks gres-node gres-node2 gres-gpu slurm-node both-node node-addr include-racks partitions types16 shared})
 unset SLURM_CONF
 say "shapes: ${SHAPES[*]}"
 for shape in "${SHAPES[@]}"; do
