@@ -112,6 +112,10 @@ else
     END { for (s in picked) print s }' | sort)
   declare -A tracked=()
   for s in "${sources[@]}"; do tracked[$s]=1; done
+  # greslint_core's sources see the headers of its precompiled header through that header
+  # alone: ninja lists them as its deps, not theirs. A change to one of them can change
+  # every source's result (a type every file uses), so then every source is picked.
+  if grep -q 'greslint_core\.dir/cmake_pch' <<<"${files[*]:-}"; then files=("${sources[@]}"); fi
   # Only greslint's own sources (tests and fuzz targets are not tidied); a new source that
   # ninja has not built yet is picked up from the list of changed files.
   picked=()
