@@ -16,9 +16,9 @@ void advise_huge_pages(const void* p, std::size_t bytes) noexcept;
 void advise_huge_heap() noexcept;
 
 /// Advises what the heap grew by since advise_huge_heap, or since the last call: malloc
-/// grows it kHeapReserve at a time, and a 100,000-node slurm.conf written node by node with
-/// a NodeAddr= per line filled 30 MB of a second reserve in 4 KiB pages (7,500 page faults).
-/// Cheap (no system call); the reader calls it as it makes room for more lines.
+/// grows it 128 MiB at a time, and a 100,000-node slurm.conf written node by node with a
+/// NodeAddr= per line filled 30 MB of a second reserve in 4 KiB pages (7,500 page faults).
+/// Cheap (no system call); the readers call it every 1,024 lines.
 void advise_heap_growth() noexcept;
 
 }  // namespace greslint
