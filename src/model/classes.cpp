@@ -129,13 +129,14 @@ void Analyzer::match_gres_lines() {
   std::uint32_t previous = NodeIndex::kNone;
   for (std::uint32_t li = 0; li < gres_lines_.size(); ++li) {
     const GresLine& g = gres_lines_[li];
-    if (!g.node_scoped || !g.nodes) continue;
+    if (!g.node_scoped || !g.nodes_valid) continue;
+    const GresLineNodes nodes = g.nodes();
     std::vector<std::string> unknown;
     bool any = false;
-    spend(g.nodes.size(), g.d->head().value_span);
+    spend(nodes.size(), g.d->head().value_span);
     line_lists.clear();
-    IdMap* shared_lists = g.nodes.size() > 1 ? &line_lists : nullptr;
-    g.nodes.for_each([&](const std::string& host) {
+    IdMap* shared_lists = nodes.size() > 1 ? &line_lists : nullptr;
+    nodes.for_each([&](const std::string& host) {
       const std::uint32_t n = node_index_.find_near(node_names, host, previous);
       if (n == NodeIndex::kNone) {
         if (unknown.size() < 256) unknown.push_back(host);

@@ -16,7 +16,7 @@ namespace greslint::model {
 namespace {
 
 /// The nodes a gres.conf NodeName= line names, the line checked (kGresConfNodeName); an
-/// invalid list names none (GresLine::nodes unset).
+/// invalid list names none (GresLine::nodes_valid unset).
 void read_gres_nodes(GresLine& g, const VersionProfile& profile, Findings& findings) {
   const KeyValue& head = g.d->head();
   // A per-node line names one host as written: a valid list of itself, no Hostlist needed
@@ -24,7 +24,7 @@ void read_gres_nodes(GresLine& g, const VersionProfile& profile, Findings& findi
   if (is_single_host(head.value)) {
     const rules::GresConfLineView view{profile, *g.d, nullptr};
     for (const auto& check : rules::kGresConfNodeNameStage) check.run(view, findings);
-    g.nodes = GresLineNodes(head.value);
+    g.nodes_valid = true;
     return;
   }
   auto l = parse_hostlist(head.value, head.value_span, profile);
@@ -34,7 +34,8 @@ void read_gres_nodes(GresLine& g, const VersionProfile& profile, Findings& findi
   // A plain host name (the common per-node line) is its own one name: keep the view.
   const auto& ranges = l.list->ranges();
   const bool plain = ranges.size() == 1 && ranges.front().count() == 1 && ranges.front().host(0) == head.value;
-  g.nodes = plain ? GresLineNodes(head.value) : GresLineNodes(std::move(*l.list));
+  if (!plain) g.hostlist = std::make_unique<const Hostlist>(std::move(*l.list));
+  g.nodes_valid = true;
 }
 
 std::vector<std::uint32_t> line_contents(const std::vector<GresLine>& lines,
@@ -101,18 +102,22 @@ GresRecords gather_gres_records(const ConfigFile& gres, const VersionProfile& pr
   GresRecords r;
   // One pass over the file sorts the records into the two kinds (with their place among all
   // records); the lines are then sized once: a per-node gres.conf has 200,000 lines, and
-  // vectors grown by doubling and then copied held up to three times that (a GresLine is ~100
+  // vectors grown by doubling and then copied held up to three times that (a GresLine was ~100
   // bytes). Three passes over the directives (144 bytes each, a cache miss each) were 6% of
   // linting such a file.
+  // A record is its directive's index and its place among the records: 8 bytes, for files
+  // written one line per GPU (800,000 lines at 100,000 nodes).
   struct Record {
-    const Directive* d;
+    std::uint32_t directive;
     std::uint32_t file_order;
   };
   std::vector<Record> name_records, node_records;
   std::uint32_t order = 0;
-  for (const Directive& d : gres.directives) {
+  const std::vector<Directive>& directives = gres.directives;
+  for (std::uint32_t i = 0; i < directives.size(); ++i) {
+    const Directive& d = directives[i];
     if (d.kind == Directive::Kind::record) {
-      (iequals(d.head().key, "NodeName") ? node_records : name_records).push_back(Record{&d, order++});
+      (iequals(d.head().key, "NodeName") ? node_records : name_records).push_back(Record{i, order++});
       continue;
     }
     if (iequals(d.head().spec->name, "AutoDetect")) {
@@ -125,7 +130,7 @@ GresRecords gather_gres_records(const ConfigFile& gres, const VersionProfile& pr
   for (const bool scoped : {false, true})
     for (const Record& rec : scoped ? node_records : name_records) {
       GresLine g;
-      g.d = rec.d;
+      g.d = &directives[rec.directive];
       g.file_order = rec.file_order;
       g.node_scoped = scoped;
       if (scoped) read_gres_nodes(g, profile, findings);
