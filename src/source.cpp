@@ -117,6 +117,8 @@ bool SourceManager::adopt(SourceManager&& later) {
   adopted_cooked_.push_back(std::move(later.cooked_));
   for (auto& files : later.adopted_files_) adopted_files_.push_back(std::move(files));
   for (auto& cooked : later.adopted_cooked_) adopted_cooked_.push_back(std::move(cooked));
+  for (auto& object : later.kept_alive_) kept_alive_.push_back(std::move(object));
+  later.kept_alive_.clear();
   later.by_id_.clear();
   later.first_ = 0;
   later.text_bytes_ = 0;

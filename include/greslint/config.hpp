@@ -69,11 +69,19 @@ constexpr std::uint32_t key_bit(std::string_view key) noexcept {
 using KeyValues = std::vector<KeyValue, LineAllocator<KeyValue>>;
 
 /// One logical line that parsed: a top-level setting, or a record (NodeName=..., Name=...).
+/// 128 bytes: a gres.conf written one line per GPU holds 800,000 of them at 100,000 nodes.
 class Directive {
  public:
   enum class Kind : std::uint8_t { setting, record };
   Kind kind = Kind::setting;
-  bool complete = true;    ///< false when Slurm rejected part of the line
+  bool complete = true;  ///< false when Slurm rejected part of the line
+
+ private:
+  /// Bytes from the head's value to the repeated tail (declared here, where the padding
+  /// after `complete` holds it).
+  std::uint16_t tail_gap_ = 0;
+
+ public:
   std::uint32_t line = 0;  ///< first physical line, 1-based
   Span span;               ///< the whole logical line (first physical line to last)
 
@@ -85,20 +93,25 @@ class Directive {
   const KeyValue* find(std::string_view key) const;
   /// The text after the head that this line repeats from an earlier line, or null. Lines
   /// with the same non-null tail have equal sub-keys apart from where they are written.
-  const RepeatedTail* repeated_tail() const { return tail_.get(); }
+  const RepeatedTail* repeated_tail() const { return tail_; }
   /// Where a repeating line's tail starts: its text, and its offset in the file.
-  const char* tail_text() const { return head_.value.data() + (tail_begin_ - head_.value_span.begin); }
-  std::uint32_t tail_begin() const { return tail_begin_; }
+  const char* tail_text() const { return head_.value.data() + (tail_begin() - head_.value_span.begin); }
+  std::uint32_t tail_begin() const { return head_.value_span.end + tail_gap_; }
 
   // The reader's: how a directive is built.
   void set_head(KeyValue head) { head_ = head; }
   KeyValues& own_rest() { return rest_; }
-  /// The sub-keys are `tail`'s, placed at `text` (file offset `begin` of file span.file).
+  /// The sub-keys are `tail`'s, placed at `text` (file offset `begin` of file span.file),
+  /// when `begin` is at most 65,535 bytes past the head's value; false (nothing changed)
+  /// when it is not. `tail` must outlive the directive (SourceManager::keep_alive).
   /// Only for a line that is its file's own text (no escapes, no continuation): its views
   /// and spans then have the same offsets, which is how tail_text() is found.
-  void repeat(std::shared_ptr<const RepeatedTail> tail, std::uint32_t begin) {
-    tail_ = std::move(tail);
-    tail_begin_ = begin;
+  bool repeat(const RepeatedTail* tail, std::uint32_t begin) {
+    const std::uint32_t from = head_.value_span.end;
+    if (begin < from || begin - from > UINT16_MAX) return false;
+    tail_ = tail;
+    tail_gap_ = static_cast<std::uint16_t>(begin - from);
+    return true;
   }
   /// Moves every span `by` file ids on (a file read before its id was known).
   void shift_file(std::uint16_t by);
@@ -113,8 +126,7 @@ class Directive {
   /// find()): the model reads most repeating lines through their head and repeated_tail().
   /// Made once, never changed after: pointers into it stay valid.
   mutable KeyValues rest_;
-  std::shared_ptr<const RepeatedTail> tail_;
-  std::uint32_t tail_begin_ = 0;
+  const RepeatedTail* tail_ = nullptr;  ///< owned by the SourceManager of the file's text
 };
 
 /// A comment that greslint reads itself (suppressions), with its span.

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -91,6 +92,9 @@ class SourceManager {
   /// Keeps text that is not in any file (a logical line cooked from escapes or continuation
   /// lines) as long as the files, at a stable address.
   std::string_view keep(std::string text) { return cooked_.emplace_back(std::move(text)); }
+  /// Keeps an object the syntax tree points into (a RepeatedTail, shared by the lines that
+  /// repeat it) as long as the files: a directive holds a plain pointer to it.
+  void keep_alive(std::shared_ptr<const void> object) { kept_alive_.push_back(std::move(object)); }
 
   /// Takes over `later`'s files and kept text, at the same ids and addresses. Returns false,
   /// taking nothing, when `later` was not rebased onto this manager's current file count
@@ -132,6 +136,7 @@ class SourceManager {
   std::vector<const File*> by_id_;
   std::deque<File> files_;
   std::deque<std::string> cooked_;
+  std::vector<std::shared_ptr<const void>> kept_alive_;
   /// Storage taken over by adopt(): whole deques, whose elements keep their addresses.
   std::vector<std::deque<File>> adopted_files_;
   std::vector<std::deque<std::string>> adopted_cooked_;

@@ -57,6 +57,7 @@ std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_vi
       const line_memory::Blocks blocks;  // its lines' pairs, without taking malloc's lock per line
       Reader alone(options_, profile_, sources_, later.findings);
       alone.alone_ = true;
+      alone.alone_tails_ = &later.tails;
       alone.stack_.push_back(path);
       alone.read_alone(file, text, pos, line_no, later);
     });
@@ -109,6 +110,7 @@ void Reader::take_later_lines(LaterLines& later, ConfigFile& result, std::uint32
   std::move(later.part.directives.begin(), later.part.directives.end(), std::back_inserter(result.directives));
   result.comments.insert(result.comments.end(), later.part.comments.begin(), later.part.comments.end());
   result.failed = result.failed || later.part.failed;
+  for (auto& tail : later.tails) sources_.keep_alive(std::move(tail));
   out_.absorb(std::move(later.findings));
   pos = later.end;
   line_no = later.end_line;

@@ -63,6 +63,8 @@ struct LaterLines {
   std::uint32_t end = 0;       ///< where it stopped: the reader's next line
   std::uint32_t end_line = 0;  ///< that line's number
   ConfigFile part;             ///< its directives, comments and `failed`
+  /// The repeated tails its directives point at (Directive::repeated_tail).
+  std::vector<std::shared_ptr<const RepeatedTail>> tails;
   Reporter findings;           ///< what it reported, added after the reader's own
   std::atomic<bool> unwanted{false};
   std::future<void> done;
@@ -106,6 +108,9 @@ class Reader {
   bool parse_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
                     ConfigFile& result);
   static std::shared_ptr<const RepeatedTail> relative_tail(const Directive& d, std::uint32_t begin);
+  /// Keeps `tail` as long as the directives that point at it: in the SourceManager, or,
+  /// reading alone (it is the reader's), in the LaterLines, until the reader takes them.
+  const RepeatedTail* keep_tail(std::shared_ptr<const RepeatedTail> tail);
   const KeySpec* key_spec(KeyTable table, std::string_view key);
   const KeySpec* mapped_key_spec(KeyTable table, std::string_view key);
   KeyValue make_pair(FileId file, const LogicalLine& l, const KvMatch& m, const KeySpec* spec);
@@ -152,6 +157,9 @@ class Reader {
   std::vector<std::string> stack_;
   bool stopped_ = false;  // a greslint limit reached: nothing more is read, Includes included
   bool alone_ = false;    // reading a file's later lines on another thread (LaterLines)
+  /// Reading alone: where the tails it makes are kept (LaterLines::tails), not the
+  /// SourceManager, which the reader may be adding to meanwhile.
+  std::vector<std::shared_ptr<const RepeatedTail>>* alone_tails_ = nullptr;
   std::unordered_map<const KeySpec*, KeyValue> settings_;
   std::unordered_map<std::string, const KeySpec*> key_specs_;  ///< see key_spec()
   std::string key_buffer_;
@@ -185,7 +193,8 @@ class Reader {
     }
   };
   static constexpr std::size_t kMaxRepeatedTails = 1u << 16;
-  std::unordered_map<TailKey, std::shared_ptr<const RepeatedTail>, TailHash> repeated_tails_;
+  /// Each kept alive where the directives that repeat it are (keep_tail).
+  std::unordered_map<TailKey, const RepeatedTail*, TailHash> repeated_tails_;
   /// Tails seen once, not yet in repeated_tails_: a tail is kept there only when a second line
   /// says it. Performance: a file written node by node with a NodeAddr= per line repeats no
   /// tail; keeping each of them (up to kMaxRepeatedTails) took an allocation and a lookup in a

@@ -399,6 +399,29 @@ TEST_CASE("reader: a record's tail is shared once a second line says it, and rea
       CHECK(p->sources.line_col(cpus.key_span.file, cpus.key_span.begin).line == i + 1);
     }
   }
+  SECTION("a tail placed past a quoted head, or after a long run of blanks, reads at its own offsets") {
+    // A directive places its tail by its distance from the end of the head's value, in 16
+    // bits: a closing quote can sit between them. Blanks after the head are the tail's own
+    // text, however many.
+    const std::string far(70000, ' ');
+    std::string text;
+    for (int i = 0; i < 4; ++i) text += "NodeName=\"q" + std::to_string(i) + "\"" + b;
+    for (int i = 0; i < 4; ++i) text += "NodeName=f" + std::to_string(i) + far + "CPUs=32 Gres=gpu:h100:4\n";
+    auto p = parse(text);
+    REQUIRE(p->file.directives.size() == 8);
+    for (std::size_t i = 0; i < 8; ++i) {
+      CAPTURE(i);
+      const Directive& d = p->file.directives[i];
+      CHECK((d.repeated_tail() != nullptr) == (i == 2 || i == 3 || i == 6 || i == 7));
+      REQUIRE(d.rest().size() == 2u);
+      for (const KeyValue& kv : d.rest()) {
+        CHECK(p->sources.text(kv.value_span) == kv.value);
+        CHECK(p->sources.text(kv.key_span) == kv.key);
+      }
+      CHECK(d.find("Gres")->value == "gpu:h100:4");
+      CHECK(p->sources.line_col(d.rest()[0].key_span.file, d.rest()[0].key_span.begin).line == i + 1);
+    }
+  }
   SECTION("lines that each say something else keep no tail") {
     std::string text;
     for (int i = 0; i < 5000; ++i) text += "NodeName=n" + std::to_string(i) + " NodeAddr=10.0." + std::to_string(i) + a;
