@@ -323,10 +323,10 @@ const KeyValues& Directive::rest() const {
   if (tail_ && rest_.empty() && !tail_->pairs.empty()) {
     rest_.reserve(tail_->pairs.size());
     const std::uint32_t begin = tail_begin();
+    const char* text = tail_text();
     for (const RepeatedTail::Pair& p : tail_->pairs) {
       KeyValue kv;
       kv.spec = p.spec;
-      const char* text = tail_text();
       kv.key = std::string_view(text + p.key_begin, p.key_end - p.key_begin);
       kv.value = std::string_view(text + p.value_begin, p.value_end - p.value_begin);
       kv.key_span = Span{span.file, begin + p.key_begin, begin + p.key_end};

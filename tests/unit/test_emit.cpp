@@ -477,6 +477,27 @@ TEST_CASE("text carets line up with tabs, UTF-8 and escaped controls", "[emit]")
   CHECK(out.str().find('\t') == std::string::npos);
 }
 
+TEST_CASE("a finding without a rule is reported as GRS000 in every format", "[emit]") {
+  // docs/output-formats.md: the placeholder keeps each format valid; it is no rule.
+  SourceManager sm;
+  const FileId f = sm.add("gres.conf", "Name=gpu Count=4\n");
+  LintReport report;
+  report.slurm_version = kSlurm2411;
+  Diagnostic d;
+  d.severity = Severity::warning;
+  d.span = span_of(sm, f, "Count=4");
+  d.message = "ruleless";
+  report.diagnostics.push_back(d);
+  for (const Format format : {Format::text, Format::concise, Format::json, Format::sarif, Format::github,
+                              Format::junit, Format::gitlab}) {
+    CAPTURE(int(format));
+    std::ostringstream out;
+    emit_report(format, report, sm, EmitOptions{}, out);
+    CHECK(out.str().find("GRS000") != std::string::npos);
+    CHECK(out.str().find("ruleless") != std::string::npos);
+  }
+}
+
 TEST_CASE("text underlines a span that crosses lines to the end of its first line", "[emit]") {
   SourceManager sm;
   const FileId f = sm.add("gres.conf", "Name=gpu File=/dev/nvidia0 \\\n  Count=1\n");
