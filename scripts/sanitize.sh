@@ -27,7 +27,8 @@
 # binary's verdicts (40 s of instrumented lint on 2,000-node clusters; the hostile suite
 # gives ASan the large inputs).
 # Everything else runs, the hostile-input suite scaled for ASan (tests/hostile/test_hostile.py:
-# inputs /10, hang guard x10, no address-space cap because ASan reserves terabytes of it).
+# inputs /10, hang guard x10, no address-space cap because ASan reserves terabytes of it, and
+# the never-writes check on every fourth case), and why_captures on every third capture.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build-asan}

@@ -553,7 +553,12 @@ class NeverWrites(unittest.TestCase):
             if os.geteuid() == 0 and shutil.which("setpriv"):
                 drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
             for i, case in enumerate(cases):
-                for fmt in ("text",) if SANITIZED else FORMATS:  # what is written cannot depend on ASan
+                # What is written cannot depend on ASan: under it, text only and every fourth
+                # case (those dropped to nobody among them), the longest test of that suite
+                # otherwise (143 s); the Release suite runs every case in every format.
+                if SANITIZED and i % 4:
+                    continue
+                for fmt in ("text",) if SANITIZED else FORMATS:
                     for prefix in ([], drop) if drop and i % 8 == 0 else ([],):
                         # cwd inside the linted tree too: nothing may land there.
                         p = subprocess.run([*prefix, GRESLINT, "lint", case, "--format", fmt, "--slurm-version", "22.05"],
