@@ -166,15 +166,16 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
   // repeated: its views and spans are then the same offsets.
   const bool plain = !l.is_cooked();
   const std::string_view tail = l.text.substr(ptr);
-  if (plain && !tail.empty()) {
-    auto it = repeated_tails_.find(TailKey{table, tail});
+  const bool may_repeat = plain && !tail.empty();
+  const TailKey key = may_repeat ? TailKey(table, tail) : TailKey();
+  if (may_repeat) {
+    auto it = repeated_tails_.find(key);
     // A tail too far from the head for the directive to place it is parsed as it is.
     if (it != repeated_tails_.end() && d.repeat(it->second, l.offsets[ptr])) return;
   }
   const bool clean = parse_record(file, l, table, ptr, d, result);
-  if (plain && clean && !tail.empty() && repeated_tails_.size() < kMaxRepeatedTails &&
-      seen_before(TailKey{table, tail}))
-    repeated_tails_.emplace(TailKey{table, tail}, keep_tail(relative_tail(d, l.offsets[ptr])));
+  if (may_repeat && clean && repeated_tails_.size() < kMaxRepeatedTails && seen_before(key))
+    repeated_tails_.emplace(key, keep_tail(relative_tail(d, l.offsets[ptr])));
 }
 
 const RepeatedTail* Reader::keep_tail(std::shared_ptr<const RepeatedTail> tail) {
@@ -188,14 +189,13 @@ const RepeatedTail* Reader::keep_tail(std::shared_ptr<const RepeatedTail> tail) 
 
 bool Reader::seen_before(const TailKey& key) {
   if (seen_tails_.empty()) seen_tails_.resize(kSeenTailSets);
-  const std::uint64_t hash = TailHash{}(key);
-  SeenTailSet& set = seen_tails_[std::size_t(hash >> 7) & (kSeenTailSets - 1)];
+  SeenTailSet& set = seen_tails_[std::size_t(key.hash >> 7) & (kSeenTailSets - 1)];
   for (SeenTail& way : set.ways)
-    if (way.hash == hash && way.key == key) {
+    if (way.key == key) {
       way = SeenTail{};
       return true;
     }
-  set.ways[set.older] = SeenTail{hash, key};
+  set.ways[set.older] = SeenTail{key};
   set.older ^= 1;
   return false;
 }

@@ -182,15 +182,19 @@ class Reader {
   std::vector<std::pair<const KeySpec*, std::size_t>> last_of_;  ///< parse_record's scratch
   /// Record text after the head already parsed, by table: see RepeatedTail. Bounded, so that
   /// a file of a million different lines does not keep a million parses.
+  /// Hashed once where it is made: a line whose tail is new is looked up twice (among the
+  /// repeated tails, then the tails seen once), and hashing its text twice was a tenth of
+  /// that line's reading in a file written node by node with a NodeAddr= per line.
   struct TailKey {
-    KeyTable table;
+    KeyTable table{};
     std::string_view text;  ///< a view into a file the SourceManager holds
-    bool operator==(const TailKey& o) const { return table == o.table && text == o.text; }
+    std::uint64_t hash = 0;
+    TailKey() = default;
+    TailKey(KeyTable t, std::string_view x) : table(t), text(x), hash(text_hash(x) * 31 + std::uint64_t(t)) {}
+    bool operator==(const TailKey& o) const { return hash == o.hash && table == o.table && text == o.text; }
   };
   struct TailHash {
-    std::size_t operator()(const TailKey& k) const {
-      return text_hash(k.text) * 31 + std::size_t(k.table);
-    }
+    std::size_t operator()(const TailKey& k) const { return k.hash; }
   };
   static constexpr std::size_t kMaxRepeatedTails = 1u << 16;
   /// Each kept alive where the directives that repeat it are (keep_tail).
@@ -202,8 +206,7 @@ class Reader {
   /// the older replaced, so two tails that alternate line by line are both kept even when
   /// their hashes share a set.
   struct SeenTail {
-    std::uint64_t hash = 0;
-    TailKey key{};
+    TailKey key{};  ///< hash 0 and no text: an empty way
   };
   struct SeenTailSet {
     std::array<SeenTail, 2> ways;
