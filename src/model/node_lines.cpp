@@ -14,7 +14,17 @@ namespace {
 
 std::uint64_t parse_uint(const KeyValue* kv, std::uint64_t fallback) {
   if (!kv) return fallback;
-  return std::strtoull(std::string(kv->value).c_str(), nullptr, 0);
+  // Plain decimal digits without a leading zero, too few to overflow, read here: what
+  // strtoull gives them, without copying the value to terminate it (three per node line of
+  // a slurm.conf written node by node). Anything else (0x.., 010, signs, blanks) is its.
+  const std::string_view v = kv->value;
+  if (!v.empty() && v.size() <= 19 && (v[0] != '0' || v.size() == 1) &&
+      std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    std::uint64_t n = 0;
+    for (const char c : v) n = n * 10 + std::uint64_t(c - '0');
+    return n;
+  }
+  return std::strtoull(std::string(v).c_str(), nullptr, 0);
 }
 
 /// A key of the line, else of the DEFAULT lines before it.
