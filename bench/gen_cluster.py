@@ -34,6 +34,8 @@ comma-separated list combines shapes, e.g. slurm-node,gres-node2):
   both-node      slurm-node and gres-node2 together (Puppet/Ansible style)
   node-addr      slurm-node with each node's own NodeAddr= (an IP address), so no two
                  lines say the same after the name (inventories of sites without DNS)
+  inventory      node-addr and gres-node2 together: both files written node by node from an
+                 inventory, each node with its own NodeAddr=
   include-racks  racks of 32 (unless --rack-size says otherwise); slurm.conf and gres.conf
                  Include one file per rack (3,125 + 3,125 files at 100,000 nodes)
   partitions     one partition per 4 racks listing each rack's range, and one partition
@@ -108,6 +110,7 @@ SHAPES = {
     "slurm-node": {"slurm": "node"},
     "both-node": {"slurm": "node", "gres": "node2"},
     "node-addr": {"slurm": "node", "addr": True},
+    "inventory": {"slurm": "node", "addr": True, "gres": "node2"},
     "include-racks": {"slurm": "include", "gres": "include"},
     "partitions": {"partitions": "long"},
     "types16": {"types": 16},
