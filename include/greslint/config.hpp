@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -91,9 +92,15 @@ class Directive {
   const KeyValues& rest() const;
   /// Last occurrence of `key` among the record's sub-keys (Slurm: last value wins).
   const KeyValue* find(std::string_view key) const;
-  /// The text after the head that this line repeats from an earlier line, or null. Lines
-  /// with the same non-null tail have equal sub-keys apart from where they are written.
+  /// The same pair, copied: a line that repeats a tail after pairs of its own (a node's
+  /// NodeAddr=) answers without making its pairs, which find() and rest() do.
+  std::optional<KeyValue> value_of(std::string_view key) const;
+  /// The text after the head (and after pairs_before_tail() pairs of the line's own) that this
+  /// line repeats from an earlier line, or null. Lines with the same non-null tail have equal
+  /// sub-keys after their own, apart from where they are written.
   const RepeatedTail* repeated_tail() const { return tail_; }
+  /// How many of the sub-keys the line says before its repeated tail (all of them without one).
+  std::size_t pairs_before_tail() const;
   /// Where a repeating line's tail starts: its text, and its offset in the file.
   const char* tail_text() const { return head_.value.data() + (tail_begin() - head_.value_span.begin); }
   std::uint32_t tail_begin() const { return head_.value_span.end + tail_gap_; }
@@ -101,7 +108,8 @@ class Directive {
   // The reader's: how a directive is built.
   void set_head(KeyValue head) { head_ = head; }
   KeyValues& own_rest() { return rest_; }
-  /// The sub-keys are `tail`'s, placed at `text` (file offset `begin` of file span.file),
+  /// The sub-keys after those already in own_rest() (none, or a node's own NodeAddr=...) are
+  /// `tail`'s, placed at `text` (file offset `begin` of file span.file),
   /// when `begin` is at most 65,535 bytes past the head's value; false (nothing changed)
   /// when it is not. `tail` must outlive the directive (SourceManager::keep_alive).
   /// Only for a line that is its file's own text (no escapes, no continuation): its views
@@ -120,11 +128,16 @@ class Directive {
   void seal_keys();
 
  private:
+  /// Whether the tail's pairs are still to be made (rest_ then holds the line's own pairs).
+  bool tail_pending() const;
+  KeyValue tail_pair(const RepeatedTail::Pair& p) const;
+
   std::uint32_t key_mask_ = 0;  ///< key_bit of every sub-key, or-ed (seal_keys)
   KeyValue head_;
   /// A repeating line's sub-keys are made only when something asks for them (rest(),
   /// find()): the model reads most repeating lines through their head and repeated_tail().
-  /// Made once, never changed after: pointers into it stay valid.
+  /// Until then it holds the pairs the line says before its tail, if any. Made once, never
+  /// changed after: pointers into it stay valid.
   mutable KeyValues rest_;
   const RepeatedTail* tail_ = nullptr;  ///< owned by the SourceManager of the file's text
 };

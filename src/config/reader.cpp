@@ -173,9 +173,54 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
     // A tail too far from the head for the directive to place it is parsed as it is.
     if (it != repeated_tails_.end() && d.repeat(it->second, l.offsets[ptr])) return;
   }
+  // A node's own addresses, right after its name (NodeName=n1 NodeAddr=10.0.0.1 ...): what
+  // follows them may repeat an earlier line. Performance: a slurm.conf written from an
+  // inventory gives every node its own NodeAddr=, so no line repeated another after the
+  // name, and each was parsed whole, six pairs of 72 bytes a node.
+  const OwnPrefix own = may_repeat && table == KeyTable::node_name ? own_prefix(table, l.text, ptr) : OwnPrefix{};
+  const TailKey after_own_key = own.end != 0 ? TailKey(table, l.text.substr(own.end)) : TailKey();
+  if (own.end != 0) {
+    auto it = repeated_tails_.find(after_own_key);
+    if (it != repeated_tails_.end() && !names_any(*it->second, own)) {
+      // own_prefix made sure these pairs parse without a finding.
+      parse_record(file, l, table, ptr, d, result, own.end);
+      if (d.repeat(it->second, l.offsets[own.end])) return;
+      d.own_rest().clear();
+    }
+  }
   const bool clean = parse_record(file, l, table, ptr, d, result);
-  if (may_repeat && clean && repeated_tails_.size() < kMaxRepeatedTails && seen_before(key))
-    repeated_tails_.emplace(key, keep_tail(relative_tail(d, l.offsets[ptr])));
+  if (!may_repeat || !clean) return;
+  if (repeated_tails_.size() < kMaxRepeatedTails && seen_before(key))
+    repeated_tails_.emplace(key, keep_tail(relative_tail(d, l.offsets[ptr], 0)));
+  if (own.end != 0 && repeated_tails_.size() < kMaxRepeatedTails && seen_before(after_own_key))
+    repeated_tails_.emplace(after_own_key, keep_tail(relative_tail(d, l.offsets[own.end], own.count)));
+}
+
+Reader::OwnPrefix Reader::own_prefix(KeyTable table, std::string_view text, std::size_t ptr) {
+  OwnPrefix own;
+  while (own.count < own.specs.size()) {
+    const auto m = match_key_value(text, ptr);
+    if (!m || m->op != 0 || m->quoted || m->gap_before_value) break;
+    const KeySpec* spec = key_spec(table, text.substr(m->key_begin, m->key_end - m->key_begin));
+    // A string (nothing to convert, so nothing to report) that names this node alone, once.
+    if (!spec || spec->type != ValueType::string ||
+        !(iequals(spec->name, "NodeAddr") || iequals(spec->name, "NodeHostname") || iequals(spec->name, "BcastAddr")) ||
+        std::find(own.specs.begin(), own.specs.begin() + own.count, spec) != own.specs.begin() + own.count)
+      break;
+    own.specs[own.count++] = spec;
+    ptr = m->end;
+  }
+  // Something must follow for an earlier line to have said it.
+  if (own.count == 0 || only_space(text.substr(ptr))) return OwnPrefix{};
+  own.end = ptr;
+  return own;
+}
+
+bool Reader::names_any(const RepeatedTail& tail, const OwnPrefix& own) {
+  return std::any_of(tail.pairs.begin(), tail.pairs.end(), [&](const RepeatedTail::Pair& p) {
+    return p.spec && std::any_of(own.specs.begin(), own.specs.begin() + own.count,
+                                 [&](const KeySpec* s) { return iequals(p.spec->name, s->name); });
+  });
 }
 
 const RepeatedTail* Reader::keep_tail(std::shared_ptr<const RepeatedTail> tail) {
@@ -200,11 +245,12 @@ bool Reader::seen_before(const TailKey& key) {
   return false;
 }
 
-/// What an earlier line with this text after its head can take instead of parsing it.
-std::shared_ptr<const RepeatedTail> Reader::relative_tail(const Directive& d, std::uint32_t begin) {
+std::shared_ptr<const RepeatedTail> Reader::relative_tail(const Directive& d, std::uint32_t begin, std::size_t skip) {
   auto tail = std::make_shared<RepeatedTail>();
-  tail->pairs.reserve(d.rest().size());
-  for (const KeyValue& kv : d.rest()) {
+  const KeyValues& pairs = d.rest();
+  tail->pairs.reserve(pairs.size() - skip);
+  for (auto it = pairs.begin() + std::ptrdiff_t(skip); it != pairs.end(); ++it) {
+    const KeyValue& kv = *it;
     tail->pairs.push_back(RepeatedTail::Pair{kv.spec, kv.key_span.begin - begin, kv.key_span.end - begin,
                                              kv.value_span.begin - begin, kv.value_span.end - begin, kv.op, kv.quoted});
     if (kv.spec) tail->key_mask |= key_bit(kv.spec->name);
@@ -215,8 +261,8 @@ std::shared_ptr<const RepeatedTail> Reader::relative_tail(const Directive& d, st
 /// Parses the pairs after a record's first key into `d`. True when nothing in them was
 /// reported: another line with the same text after its head can then take them as they are.
 bool Reader::parse_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
-                          ConfigFile& result) {
-  const std::string_view s = l.text;
+                          ConfigFile& result, std::size_t end) {
+  const std::string_view s = std::string_view(l.text).substr(0, end);
   KeyValues& pairs = d.own_rest();
   // Reserved before the first pair: one per '=' (more when values hold one), never more than
   // a record has distinct keys (repeats replace each other).
@@ -319,24 +365,58 @@ using config_detail::Reader;
 // A per-GPU gres.conf holds 800,000 directives at 100,000 nodes: each byte here is 0.8 MB.
 static_assert(sizeof(Directive) <= 128, "a Directive grew past 128 bytes");
 
+bool Directive::tail_pending() const {
+  // The line's own pairs (a node's NodeAddr=...) come before the tail: once made, the last
+  // pair is the tail's.
+  return tail_ && !tail_->pairs.empty() && (rest_.empty() || rest_.back().key_span.begin < tail_begin());
+}
+
+std::size_t Directive::pairs_before_tail() const {
+  if (!tail_) return rest_.size();
+  const std::uint32_t begin = tail_begin();
+  return std::size_t(std::count_if(rest_.begin(), rest_.end(), [&](const KeyValue& kv) { return kv.key_span.begin < begin; }));
+}
+
+KeyValue Directive::tail_pair(const RepeatedTail::Pair& p) const {
+  const std::uint32_t begin = tail_begin();
+  const char* text = tail_text();
+  KeyValue kv;
+  kv.spec = p.spec;
+  kv.key = std::string_view(text + p.key_begin, p.key_end - p.key_begin);
+  kv.value = std::string_view(text + p.value_begin, p.value_end - p.value_begin);
+  kv.key_span = Span{span.file, begin + p.key_begin, begin + p.key_end};
+  kv.value_span = Span{span.file, begin + p.value_begin, begin + p.value_end};
+  kv.op = p.op;
+  kv.quoted = p.quoted;
+  return kv;
+}
+
 const KeyValues& Directive::rest() const {
-  if (tail_ && rest_.empty() && !tail_->pairs.empty()) {
-    rest_.reserve(tail_->pairs.size());
-    const std::uint32_t begin = tail_begin();
-    const char* text = tail_text();
-    for (const RepeatedTail::Pair& p : tail_->pairs) {
-      KeyValue kv;
-      kv.spec = p.spec;
-      kv.key = std::string_view(text + p.key_begin, p.key_end - p.key_begin);
-      kv.value = std::string_view(text + p.value_begin, p.value_end - p.value_begin);
-      kv.key_span = Span{span.file, begin + p.key_begin, begin + p.key_end};
-      kv.value_span = Span{span.file, begin + p.value_begin, begin + p.value_end};
-      kv.op = p.op;
-      kv.quoted = p.quoted;
-      rest_.push_back(kv);
-    }
+  if (tail_pending()) {
+    // Made anew and swapped in: no pointer into the line's own pairs was handed out before
+    // (find() and rest() make the pairs first; value_of() copies).
+    KeyValues pairs;
+    pairs.reserve(rest_.size() + tail_->pairs.size());
+    pairs.insert(pairs.end(), rest_.begin(), rest_.end());
+    for (const RepeatedTail::Pair& p : tail_->pairs) pairs.push_back(tail_pair(p));
+    rest_.swap(pairs);
   }
   return rest_;
+}
+
+std::optional<KeyValue> Directive::value_of(std::string_view key) const {
+  if (!(key_mask_ & key_bit(key))) return std::nullopt;
+  auto named = [&](const KeySpec* spec) { return spec && iequals(spec->name, key); };
+  if (!tail_pending()) {
+    const KeyValue* kv = find(key);
+    return kv ? std::optional<KeyValue>(*kv) : std::nullopt;
+  }
+  // The tail's pairs come after the line's own: the last of a key is searched there first.
+  for (auto it = tail_->pairs.rbegin(); it != tail_->pairs.rend(); ++it)
+    if (named(it->spec)) return tail_pair(*it);
+  for (auto it = rest_.rbegin(); it != rest_.rend(); ++it)
+    if (named(it->spec)) return *it;
+  return std::nullopt;
 }
 
 void Directive::shift_file(std::uint16_t by) {
@@ -358,22 +438,21 @@ void ConfigFile::shift_files(std::uint16_t by) {
 }
 
 void Directive::seal_keys() {
-  if (tail_) {
-    key_mask_ = tail_->key_mask;
-    return;
-  }
-  key_mask_ = 0;
+  // A repeating line's own pairs, if any, are in rest_ beside the tail's keys.
+  key_mask_ = tail_ ? tail_->key_mask : 0;
   for (const KeyValue& kv : rest_)
     if (kv.spec) key_mask_ |= key_bit(kv.spec->name);
 }
 
 const KeyValue* Directive::find(std::string_view key) const {
   if (!(key_mask_ & key_bit(key))) return nullptr;
-  // A key a repeating line does not have is answered from the shared tail, without making
-  // the line's pairs: most lookups of the model are of keys a line lacks.
-  if (tail_ && rest_.empty() &&
+  // A key a repeating line does not have is answered from the shared tail (and the line's
+  // own pairs), without making the line's pairs: most lookups of the model are of keys a line
+  // lacks.
+  if (tail_pending() &&
       std::none_of(tail_->pairs.begin(), tail_->pairs.end(),
-                   [&](const RepeatedTail::Pair& p) { return p.spec && iequals(p.spec->name, key); }))
+                   [&](const RepeatedTail::Pair& p) { return p.spec && iequals(p.spec->name, key); }) &&
+      std::none_of(rest_.begin(), rest_.end(), [&](const KeyValue& kv) { return kv.spec && iequals(kv.spec->name, key); }))
     return nullptr;
   const KeyValues& pairs = rest();
   // The model asks by the canonical spelling, which is the spec's own: a byte comparison

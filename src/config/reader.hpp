@@ -105,9 +105,23 @@ class Reader {
   static void add_directive(ConfigFile& result, Directive&& d);
   void read_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
                    ConfigFile& result);
+  /// Parses the pairs of `l` from `ptr` to `end` (the end of the line by default) into `d`.
   bool parse_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
-                    ConfigFile& result);
-  static std::shared_ptr<const RepeatedTail> relative_tail(const Directive& d, std::uint32_t begin);
+                    ConfigFile& result, std::size_t end = std::string_view::npos);
+  /// The pairs a NodeName line gives its node alone, right after the name (NodeAddr=,
+  /// NodeHostname=, BcastAddr=, each once, plain strings that parse without a finding), and
+  /// where the text after them starts; end 0 when there are none, or nothing follows them.
+  struct OwnPrefix {
+    std::array<const KeySpec*, 3> specs{};
+    std::size_t count = 0;
+    std::size_t end = 0;
+  };
+  OwnPrefix own_prefix(KeyTable table, std::string_view text, std::size_t ptr);
+  /// Whether `tail` has a pair of one of the keys of `own` (the line would then hold it twice).
+  static bool names_any(const RepeatedTail& tail, const OwnPrefix& own);
+  /// What an earlier line with this text after its head (and its first `skip` pairs) can take
+  /// instead of parsing it; `begin` is where that text starts.
+  static std::shared_ptr<const RepeatedTail> relative_tail(const Directive& d, std::uint32_t begin, std::size_t skip);
   /// Keeps `tail` as long as the directives that point at it: in the SourceManager, or,
   /// reading alone (it is the reader's), in the LaterLines, until the reader takes them.
   const RepeatedTail* keep_tail(std::shared_ptr<const RepeatedTail> tail);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <random>
 #include <vector>
@@ -424,12 +425,70 @@ TEST_CASE("reader: a record's tail is shared once a second line says it, and rea
   }
   SECTION("lines that each say something else keep no tail") {
     std::string text;
-    for (int i = 0; i < 5000; ++i) text += "NodeName=n" + std::to_string(i) + " NodeAddr=10.0." + std::to_string(i) + a;
+    for (int i = 0; i < 5000; ++i) text += "NodeName=n" + std::to_string(i) + " Weight=" + std::to_string(i) + a;
     auto p = parse(text);
     REQUIRE(p->file.directives.size() == 5000);
     CHECK(std::none_of(p->file.directives.begin(), p->file.directives.end(),
                        [](const Directive& d) { return d.repeated_tail() != nullptr; }));
-    CHECK(p->file.directives[4999].find("NodeAddr")->value == "10.0.4999");
+    CHECK(p->file.directives[4999].find("Weight")->value == "4999");
+  }
+  SECTION("a node's own addresses, then a tail an earlier line said") {
+    // An inventory gives every node its own NodeAddr= (and NodeHostname=): the text after
+    // them is shared from its third line, and the line reads as if parsed whole.
+    std::string text;
+    for (int i = 0; i < 6; ++i) {
+      const std::string n = std::to_string(i);
+      text += "NodeName=n" + n + (i < 3 ? " NodeAddr=10.0.0." + n : " nodehostname=h" + n + " NodeAddr=10.0.0." + n) + a;
+    }
+    auto p = parse(text);
+    REQUIRE(p->file.directives.size() == 6);
+    CHECK(p->out.diagnostics().empty());
+    for (std::size_t i = 0; i < 6; ++i) {
+      CAPTURE(i);
+      const Directive& d = p->file.directives[i];
+      const std::size_t own = i < 3 ? 1 : 2;
+      CHECK((d.repeated_tail() != nullptr) == (i >= 2));
+      if (d.repeated_tail()) CHECK(d.pairs_before_tail() == own);
+      // Copied without making the pairs, then found: the same pair.
+      const std::optional<KeyValue> addr = d.value_of("NodeAddr");
+      REQUIRE(addr);
+      CHECK(addr->value == "10.0.0." + std::to_string(i));
+      CHECK(d.value_of("CPUs")->value == "64");
+      CHECK_FALSE(d.value_of("Weight"));
+      CHECK(d.find("Weight") == nullptr);
+      const KeyValue* found = d.find("NodeAddr");
+      REQUIRE(found);
+      CHECK(found->value_span.begin == addr->value_span.begin);
+      // find() made the pairs before it answered: what it gave stays valid.
+      const KeyValues& pairs = d.rest();
+      REQUIRE(pairs.size() == own + 3);
+      CHECK(found == &pairs[own - 1]);
+      CHECK(pairs[own].key == "CPUs");
+      CHECK(pairs[own + 2].value == "UNKNOWN");
+      for (const KeyValue& kv : pairs) {
+        CHECK(p->sources.text(kv.key_span) == kv.key);
+        CHECK(p->sources.text(kv.value_span) == kv.value);
+        CHECK(p->sources.line_col(kv.key_span.file, kv.key_span.begin).line == i + 1);
+      }
+    }
+    CHECK(p->file.directives[4].repeated_tail() == p->file.directives[2].repeated_tail());
+  }
+  SECTION("an own address the tail says again is a duplicate, as parsed whole") {
+    std::string text;
+    for (int i = 0; i < 3; ++i) text += "NodeName=n" + std::to_string(i) + " NodeAddr=10.0.0." + std::to_string(i) + a;
+    // Lines m1-m3 say this tail, so it is shared (m3 repeats it); it names NodeAddr= itself.
+    for (const char* m : {"m1", "m2", "m3"})
+      text += std::string("NodeName=") + m + " CPUs=64 Gres=gpu:a100:8 State=UNKNOWN NodeAddr=x\n";
+    text += "NodeName=n9 NodeAddr=10.0.0.9 CPUs=64 Gres=gpu:a100:8 State=UNKNOWN NodeAddr=x\n";
+    auto p = parse(text);
+    REQUIRE(p->file.directives.size() == 7);
+    REQUIRE(p->file.directives[5].repeated_tail() != nullptr);
+    const Directive& d = p->file.directives[6];
+    CHECK(d.repeated_tail() == nullptr);
+    CHECK(d.find("NodeAddr")->value == "x");
+    CHECK(d.rest().size() == 4);
+    REQUIRE(p->out.diagnostics().size() == 1);
+    CHECK(p->sources.line_col(p->out.diagnostics()[0].span.file, p->out.diagnostics()[0].span.begin).line == 7);
   }
 }
 

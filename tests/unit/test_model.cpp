@@ -154,3 +154,17 @@ TEST_CASE("model: analyze_text reads the text given, not the disk", "[model]") {
   CHECK(sources.path(FileId{0}) == "/nonexistent/greslint-in-memory/slurm.conf");
   CHECK(sources.path(FileId{1}) == "/nonexistent/greslint-in-memory/gres.conf");
 }
+
+TEST_CASE("model: a node's own NodeAddr= is checked when the text after it repeats a line without one", "[model]") {
+  // n1-n3 say the same after their names and have no address: found once for that text.
+  // b1-b3 say that text after an address of their own, and b3's names two hosts for one
+  // node, which 24.11 refuses.
+  std::string slurm = kHead;
+  for (const char* n : {"n1", "n2", "n3"}) slurm += std::string("NodeName=") + n + " CPUs=8 State=UNKNOWN\n";
+  for (const char* b : {"b1 NodeAddr=10.0.0.1", "b2 NodeAddr=10.0.0.2", "b3 NodeAddr=10.0.0.[3-4]"})
+    slurm += std::string("NodeName=") + b + " CPUs=8 State=UNKNOWN\n";
+  auto r = run(slurm, "", kSlurm2411);
+  REQUIRE(r->has("GRS106"));
+  for (const Diagnostic& d : r->out.diagnostics())
+    if (d.rule->id == "GRS106") CHECK(r->sources.text(d.span) == "10.0.0.[3-4]");
+}
