@@ -92,6 +92,20 @@ def main():
             for m in GRES_KEYS.finditer(text):
                 for sel in (4, 6, 9, 10):  # Cores= bit counts 8, 64, 4096, 65536 (fuzz_targets.cpp)
                     corpus.add("gres_values", bytes([sel]) + m.group(1))
+    # Files written node by node, in miniature (bench/gen_cluster.py's inventory shape): the
+    # reader shares the text lines repeat after the name, or after a node's own NodeAddr=, only
+    # from a line's third sighting, and no fixture repeats a line that often.
+    head = (b"ClusterName=f\nSlurmctldHost=h\nSelectType=select/cons_tres\nGresTypes=gpu\n"
+            b"PartitionName=all Nodes=ALL Default=YES\n")
+    nodes, gres = b"", b""
+    for i in range(1, 7):
+        own = b" NodeAddr=10.0.0.%d" % i if i % 3 else b" NodeHostname=h%d NodeAddr=10.0.0.%d" % (i, i)
+        nodes += b"NodeName=n%d%s Sockets=2 CoresPerSocket=4 Gres=gpu:a100:2 State=UNKNOWN\n" % (i, own)
+        for g in range(2):
+            gres += b"NodeName=n%d Name=gpu Type=a100 File=/dev/nvidia%d Cores=%d-%d\n" % (i, g, 4 * g, 4 * g + 3)
+    corpus.add("reader", bytes([TABLES["slurm.conf"]]) + head + nodes)
+    corpus.add("reader", bytes([TABLES["gres.conf"]]) + gres)
+    corpus.add("pipeline", bytes([0]) + SEPARATOR.join([head + nodes, gres]))
     # String literals of the unit tests: the hostlist and GRES edge cases they pin down.
     for unit, target in (("test_hostlist.cpp", "hostlist"), ("test_gres_parse.cpp", "gres_values")):
         path = os.path.join(ROOT, "tests", "unit", unit)
