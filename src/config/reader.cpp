@@ -449,11 +449,7 @@ const KeyValue* Directive::find(std::string_view key) const {
   // A key a repeating line does not have is answered from the shared tail (and the line's
   // own pairs), without making the line's pairs: most lookups of the model are of keys a line
   // lacks.
-  if (tail_pending() &&
-      std::none_of(tail_->pairs.begin(), tail_->pairs.end(),
-                   [&](const RepeatedTail::Pair& p) { return p.spec && iequals(p.spec->name, key); }) &&
-      std::none_of(rest_.begin(), rest_.end(), [&](const KeyValue& kv) { return kv.spec && iequals(kv.spec->name, key); }))
-    return nullptr;
+  if (tail_pending() && !value_of(key)) return nullptr;
   const KeyValues& pairs = rest();
   // The model asks by the canonical spelling, which is the spec's own: a byte comparison
   // settles most pairs before the case-blind one (a per-node slurm.conf asks each of its
