@@ -23,18 +23,19 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
   // Room for a directive per line of this file (see make_room), from an estimate, not a
   // count: counting the lines was a pass over the file of its own. Lines of 24 bytes and more
   // (a per-node line is ~80) fit without a move; a file of shorter lines grows as it is read.
-  // An included file whose estimate does not fit is counted, when counting (a read of its
-  // bytes) costs less than the move it may save (every directive so far copied): the room
-  // the estimate left from the files before usually holds it. Without the count, a gres.conf
-  // that includes one per-node file per GPU type moved 80,000 directives (11 MB) to a
-  // fourfold vector at its second Include, while the node table was being built on the other
-  // thread (ReadAhead): 6-8 MB more at the peak of a 100,000-node run. A slurm.conf that
-  // includes its node file after a few settings moves nothing worth a count.
-  std::size_t more = text.size() / 24 + 1;
+  // An included file whose estimate does not fit, when the directives so far are too many to
+  // move for a guess, gets what it needs once it has filled the room the files before left
+  // (usually it does not): the lines left are counted then. Growing on the estimate, a
+  // gres.conf that includes one per-node file per GPU type moved 80,000 directives (11 MB) to
+  // a fourfold vector at its second Include, while the node table was being built on the other
+  // thread (ReadAhead): 6-8 MB more at the peak of a 100,000-node run. Counting every such
+  // file first was a pass over each: on a gres.conf written one line per GPU, 32 MB of the
+  // 53 MB it includes, a twentieth of its reading.
+  const std::size_t estimate = text.size() / 24 + 1;
   const std::size_t held = result.directives.size();
-  if (held + more > result.directives.capacity() && held * sizeof(Directive) * 4 > text.size())
-    more = count_newlines(text) + 1;
-  make_room(result, more);
+  const bool count_when_full =
+      held + estimate > result.directives.capacity() && held * sizeof(Directive) * 4 > text.size();
+  if (!count_when_full) make_room(result, estimate);
   std::uint32_t pos = 0;
   std::uint32_t line_no = 1;
   std::unique_ptr<LaterLines> later;
@@ -62,6 +63,8 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
       result.truncated = true;
       break;
     }
+    if (count_when_full && result.directives.size() == result.directives.capacity())
+      make_room(result, count_newlines(text.substr(pos)) + 2);  // the lines left and this one
     handle_line(file, line, result, depth);
   }
   stack_.pop_back();
@@ -225,8 +228,8 @@ bool Reader::names_any(const RepeatedTail& tail, const OwnPrefix& own) {
 
 const RepeatedTail* Reader::keep_tail(std::shared_ptr<const RepeatedTail> tail) {
   const RepeatedTail* kept = tail.get();
-  if (alone_tails_)
-    alone_tails_->push_back(std::move(tail));
+  if (alone_later_)
+    alone_later_->tails.push_back(std::move(tail));
   else
     sources_.keep_alive(std::move(tail));
   return kept;

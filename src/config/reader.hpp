@@ -60,9 +60,18 @@ inline Daemon daemon_for(KeyTable table) { return table == KeyTable::gres_conf ?
 /// continuation, kept in the SourceManager) stops it, and the reader goes on from there.
 struct LaterLines {
   std::uint32_t begin = 0;     ///< a line start; the physical line before it has no backslash
+  /// The file's text, and a line start before `begin` with its number: what
+  /// Reader::line_number counts from when a finding names a line.
+  std::string_view text;
+  std::uint32_t from = 0, from_line = 0;
+  /// Lines from `from_line` up to the line before `begin`, once counted (line_number).
+  std::optional<std::uint32_t> lines_before;
   std::uint32_t end = 0;       ///< where it stopped: the reader's next line
-  std::uint32_t end_line = 0;  ///< that line's number
-  ConfigFile part;             ///< its directives, comments and `failed`
+  /// That line's number, counted as the thread's lines are: the line at `begin` is line 1.
+  std::uint32_t end_line = 0;
+  /// Its directives, comments and `failed`. Their line numbers count from `begin` as line 1:
+  /// the reader, at `begin`, knows the line's number and adds it (take_later_lines).
+  ConfigFile part;
   /// The repeated tails its directives point at (Directive::repeated_tail).
   std::vector<std::shared_ptr<const RepeatedTail>> tails;
   Reporter findings;           ///< what it reported, added after the reader's own
@@ -128,12 +137,15 @@ class Reader {
   const KeySpec* key_spec(KeyTable table, std::string_view key);
   const KeySpec* mapped_key_spec(KeyTable table, std::string_view key);
   KeyValue make_pair(FileId file, const LogicalLine& l, const KvMatch& m, const KeySpec* spec);
+  /// The number of `l`'s first line in its file, as a message names it (l.first_line counts
+  /// from LaterLines::begin when reading alone).
+  std::uint32_t line_number(const LogicalLine& l);
   bool convert(FileId file, const KeyValue& kv, ConfigFile& result);
 
   // A large file's later lines, read on a second thread (later_lines.cpp).
   std::unique_ptr<LaterLines> read_later_lines(FileId file, std::string_view text, std::uint32_t pos,
                                                std::uint32_t line_no);
-  void read_alone(FileId file, std::string_view text, std::uint32_t pos, std::uint32_t line_no, LaterLines& later);
+  void read_alone(FileId file, std::string_view text, LaterLines& later);
   void take_later_lines(LaterLines& later, ConfigFile& result, std::uint32_t& pos, std::uint32_t& line_no);
 
   // What the reader itself reports (reader_findings.cpp).
@@ -171,9 +183,9 @@ class Reader {
   std::vector<std::string> stack_;
   bool stopped_ = false;  // a greslint limit reached: nothing more is read, Includes included
   bool alone_ = false;    // reading a file's later lines on another thread (LaterLines)
-  /// Reading alone: where the tails it makes are kept (LaterLines::tails), not the
-  /// SourceManager, which the reader may be adding to meanwhile.
-  std::vector<std::shared_ptr<const RepeatedTail>>* alone_tails_ = nullptr;
+  /// Reading alone: the LaterLines it reads into. The tails it makes are kept there
+  /// (LaterLines::tails), not in the SourceManager, which the reader may be adding to meanwhile.
+  LaterLines* alone_later_ = nullptr;
   std::unordered_map<const KeySpec*, KeyValue> settings_;
   std::unordered_map<std::string, const KeySpec*> key_specs_;  ///< see key_spec()
   std::string key_buffer_;

@@ -99,7 +99,7 @@ void Reader::parse_error(FileId file, const LogicalLine& l, std::size_t from, Co
   out_.report(rules::GRS001, span_of(file, l, b, e), fmt::format("Slurm cannot parse \"{}\" on this line", shown))
       // The file being read is the top of the stack: a reader on another thread (LaterLines)
       // must not look into the SourceManager, which the first one may be adding files to.
-      .slurm(fmt::format("Parse error in file {} line {}: \"{}\"", stack_.back(), l.first_line, leftover))
+      .slurm(fmt::format("Parse error in file {} line {}: \"{}\"", stack_.back(), line_number(l), leftover))
       .effect(Effect::fatal, daemon_for(options_.table))
       .help(help);
   result.failed = true;
