@@ -151,6 +151,12 @@ HostlistResult parse_hostlist(std::string_view text, Span where, const VersionPr
 /// need the name (a gres.conf line written per node) can skip making it.
 bool is_single_host(std::string_view text) noexcept;
 
+/// Slurm's strnatcmp: negative, 0 or positive as `a` sorts before, with or after `b` in
+/// natural order (blanks skipped, digit runs by value, or left-aligned when one starts with 0;
+/// case matters). slurmctld sorts its node table by name this way before it loads anything
+/// per node.
+int natural_compare_names(std::string_view a, std::string_view b) noexcept;
+
 /// Folds host names into Slurm's ranged form ("gpu[01-04,07]"); sorts and removes
 /// duplicates first when `sort_unique` (Slurm's hostlist_uniq; `scontrol show
 /// hostlistsorted` sorts but keeps duplicates, see FoldOrder::slurm_sorted).

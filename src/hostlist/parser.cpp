@@ -462,6 +462,8 @@ class Parser {
 
 }  // namespace
 
+int natural_compare_names(std::string_view a, std::string_view b) noexcept { return natural_compare(a, b); }
+
 bool is_single_host(std::string_view text) noexcept {
   if (!one_plain_name(text)) return false;
   std::size_t digits = 0;

@@ -2,8 +2,10 @@
 // The order of Slurm's steps, and the model's entry points.
 #include <algorithm>
 #include <future>
+#include <optional>
 #include <fmt/format.h>
 
+#include "greslint/hostlist.hpp"
 #include "model/analyzer.hpp"
 #include "rules/rules.hpp"
 #include "util.hpp"
@@ -94,19 +96,24 @@ void Analyzer::keep_config() {
 }
 
 void Analyzer::stop_at_first_cloud_load_fatal() {
-  // slurmctld loads gres.conf itself for each CLOUD node at start-up, in node order
-  // (_gres_reconfig); the replay gives such a node's class slurmctld-fatal. The first of
-  // those loads that fails stops slurmctld, so every node gets its line, naming that node.
+  // slurmctld loads gres.conf itself for each CLOUD node at start-up (_gres_reconfig); the
+  // replay gives such a node's class slurmctld-fatal. The first of those loads that fails
+  // stops slurmctld, so every node gets its line, naming that node. First in slurmctld's node
+  // table, which it sorts by name in natural order before (_sort_node_record_table_ptr), not
+  // in slurm.conf's order: hpc-gpu-pg0-1 loads before hpc-pg0-1 even when written after it
+  // (s2101 m75, case gm63).
   if (ctld_.fatal) return;
+  std::optional<std::uint32_t> first;
   for (std::uint32_t n = 0; n < cluster_.class_of.size(); ++n) {
-    const NodeClass& failed = cluster_.classes[cluster_.class_of[n]];
-    if (failed.verdict != Verdict::slurmctld_fatal) continue;
-    const std::string reason = expand_nodes(failed.reason, cluster_.node_names[n]);
-    for (NodeClass& c : cluster_.classes) {
-      c.verdict = Verdict::slurmctld_fatal;
-      c.reason = reason;
-    }
-    return;
+    if (cluster_.classes[cluster_.class_of[n]].verdict != Verdict::slurmctld_fatal) continue;
+    if (!first || natural_compare_names(cluster_.node_names[n], cluster_.node_names[*first]) < 0) first = n;
+  }
+  if (!first) return;
+  const std::string reason =
+      expand_nodes(cluster_.classes[cluster_.class_of[*first]].reason, cluster_.node_names[*first]);
+  for (NodeClass& c : cluster_.classes) {
+    c.verdict = Verdict::slurmctld_fatal;
+    c.reason = reason;
   }
 }
 
