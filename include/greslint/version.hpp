@@ -82,6 +82,10 @@ class VersionProfile {
   /// 26.05: a Flags= with no env word (CountOnly, a sharing word, env_uuid) is checked
   /// against nothing and remembered as nothing; a GPU gets the default env flags.
   bool flags_without_env_take_defaults() const noexcept { return version_ >= kSlurm2605; }
+  /// 23.02.4+ (newest patch): slurmctld loads each CLOUD node's gres.conf (_gres_reconfig)
+  /// before it builds the partitions' node bitmaps (GRS108's fatal) and select_g_node_init;
+  /// 22.05 does both first.
+  bool cloud_loads_before_partitions() const noexcept { return version_ >= kSlurm2302; }
   /// Up to 23.02 AutoDetect on a cloud node is fatal in slurmctld; from 23.11 an error.
   bool cloud_autodetect_fatal() const noexcept { return version_ < kSlurm2311; }
   /// 24.11+: the duplicate node name message reads "Duplicated NodeHostName %s in config file",

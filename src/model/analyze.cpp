@@ -102,19 +102,30 @@ void Analyzer::stop_at_first_cloud_load_fatal() {
   // table, which it sorts by name in natural order before (_sort_node_record_table_ptr), not
   // in slurm.conf's order: hpc-gpu-pg0-1 loads before hpc-pg0-1 even when written after it
   // (s2101 m75, case gm63).
+  //
+  // From 23.02.4 those loads come before the partitions' node names are checked: a fatal of
+  // that check (after_cloud_loads_) stops slurmctld only when no load did (s2102 m142, m161;
+  // case gm65). The classes of other nodes took its reason already (evaluate_classes).
   if (ctld_.fatal) return;
   std::optional<std::uint32_t> first;
   for (std::uint32_t n = 0; n < cluster_.class_of.size(); ++n) {
-    if (cluster_.classes[cluster_.class_of[n]].verdict != Verdict::slurmctld_fatal) continue;
+    const NodeClass& c = cluster_.classes[cluster_.class_of[n]];
+    if (c.verdict != Verdict::slurmctld_fatal || !node_lines_[node_line_of_[n]].cloud) continue;
     if (!first || natural_compare_names(cluster_.node_names[n], cluster_.node_names[*first]) < 0) first = n;
   }
-  if (!first) return;
+  if (!first && !after_cloud_loads_.fatal) return;
+  if (!first) ctld_ = after_cloud_loads_;
   const std::string reason =
-      expand_nodes(cluster_.classes[cluster_.class_of[*first]].reason, cluster_.node_names[*first]);
+      first ? expand_nodes(cluster_.classes[cluster_.class_of[*first]].reason, cluster_.node_names[*first])
+            : ctld_.reason;
   for (NodeClass& c : cluster_.classes) {
     c.verdict = Verdict::slurmctld_fatal;
     c.reason = reason;
   }
+}
+
+StartupFate& Analyzer::fate_after_cloud_loads() {
+  return profile_.cloud_loads_before_partitions() ? after_cloud_loads_ : ctld_;
 }
 
 void Analyzer::spend(std::uint64_t names, Span where) {

@@ -226,6 +226,9 @@ class Analyzer {
   bool load_plugins(ClassReplay& rp);
   /// A CLOUD node's gres.conf load that stops slurmctld stops it for every node.
   void stop_at_first_cloud_load_fatal();
+  /// Where a slurmctld step that comes after the CLOUD nodes' gres.conf loads in this release
+  /// records what it does (ctld_, or after_cloud_loads_).
+  StartupFate& fate_after_cloud_loads();
   /// Stage E for mps or shard: the plugin lays `name` onto the GPUs' device files
   /// (shared_gres.hpp). False when slurmd (or, for CLOUD nodes, slurmctld) exits there.
   bool share_gres_devices(ClassReplay& rp, const std::string& name);
@@ -288,6 +291,10 @@ class Analyzer {
   std::string global_autodetect_;
   const KeyValue* global_autodetect_kv_ = nullptr;
   StartupFate ctld_;
+  /// What stops slurmctld after its CLOUD nodes' gres.conf loads, in a release that makes
+  /// them before the partitions' node names are checked (cloud_loads_before_partitions):
+  /// it applies only when no such load stopped slurmctld first (stop_at_first_cloud_load_fatal).
+  StartupFate after_cloud_loads_;
   /// slurmctld logged a line at start-up that names no node (note_ctld_load_log(),
   /// check_node_gres()): every node is degraded.
   bool ctld_startup_logged_ = false;

@@ -251,12 +251,15 @@ void Analyzer::evaluate_classes() {
   std::vector<const GresLine*> lines;
   for (std::uint32_t ci : order) {
     NodeClass& cls = cluster_.classes[ci];
-    if (ctld_.fatal) {
+    const std::uint32_t rep = cls.nodes.front();
+    // slurmctld stopped before any node registers; only its own loads of CLOUD nodes'
+    // gres.conf may come before a later step's fatal (after_cloud_loads_).
+    const bool stopped = ctld_.fatal || (after_cloud_loads_.fatal && !node_lines_[node_line_of_[rep]].cloud);
+    if (stopped) {
       cls.verdict = Verdict::slurmctld_fatal;
-      cls.reason = ctld_.reason;
+      cls.reason = ctld_.fatal ? ctld_.reason : after_cloud_loads_.reason;
       continue;
     }
-    const std::uint32_t rep = cls.nodes.front();
     lines = global_lines_;
     for (std::uint32_t li : lines_of(rep)) lines.push_back(&gres_lines_[li]);  // ConfigModel::gres_lines_of
     Findings::ClassScope scope(findings_, cls.nodes);

@@ -105,7 +105,7 @@ void Analyzer::check_partitions() {
       view.reset();  // the hostlist rules say what Slurm does with it
     }
     if (view)
-      for (const auto& check : rules::kPartitionStage) ctld_.apply(check.run(*view, findings_));
+      for (const auto& check : rules::kPartitionStage) fate_after_cloud_loads().apply(check.run(*view, findings_));
     auto same = std::find_if(cluster_.partitions.begin(), cluster_.partitions.end(),
                              [&](const Partition& p) { return p.name == part.name; });
     if (same != cluster_.partitions.end()) *same = std::move(part);

@@ -135,8 +135,9 @@ void Analyzer::check_node_table() {
 
 void Analyzer::check_select_node_init() {
   // The DownNodes lines and the partitions, checked in between, may have stopped slurmctld.
-  node_table_->slurmctld_failed = ctld_.fatal;
-  for (const auto& check : rules::kSelectNodeInitStage) ctld_.apply(check.run(*node_table_, findings_));
+  StartupFate& fate = fate_after_cloud_loads();
+  node_table_->slurmctld_failed = ctld_.fatal || fate.fatal;
+  for (const auto& check : rules::kSelectNodeInitStage) fate.apply(check.run(*node_table_, findings_));
   node_table_.reset();
 }
 
