@@ -64,6 +64,11 @@ struct NodeLine {
   Span state_span;         ///< where that State= value is written; invalid when none is
   std::string_view reason;  ///< Reason= (after DEFAULT inheritance): what scontrol shows of a DOWN or DRAIN node
   bool cloud = false;
+  /// RestrictedCoresPerGPU= (24.05+, after DEFAULT inheritance); 0 when not set.
+  std::uint32_t restricted_cores_per_gpu = 0;
+  Span restricted_cores_span;  ///< where it is written; invalid when not set
+  /// CoreSpecCount= or CpuSpecList= is set: some cores are the node's own (node_spec_bitmap).
+  bool spec_cores = false;
 };
 
 /// The nodes a gres.conf NodeName= line names: a view of its GresLine. Files generated node

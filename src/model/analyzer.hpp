@@ -236,7 +236,14 @@ class Analyzer {
   void register_name(NodeClass& cls, rules::RegistrationView& view, std::optional<std::string>& drain_reason);
   /// Stage F for the node as a whole, after its GRES names: its configured state (State=)
   /// against the registration; may set or clear the reason scontrol shows.
-  void register_node_state(ClassReplay& rp, const std::string& rep, std::optional<std::string>& drain_reason);
+  /// The gpu a node registers, for validate_node_specs' RestrictedCoresPerGPU= step (GRS317).
+  struct GpuRegistration {
+    std::vector<GresRecord> records;  ///< what slurmd sends: its gpu records with File=
+    bool any = false;                 ///< the node has a gpu in its GRES list
+    bool detected = false;            ///< AutoDetect finds them
+  };
+  void register_node_state(ClassReplay& rp, const std::string& rep, std::optional<std::string>& drain_reason,
+                           const GpuRegistration& gpus);
   // ----- policy.cpp ----------------------------------------------------------------
   /// The cluster-policy stages (GRS4xx): scheduling, accounting, isolation of the GPU pool,
   /// the partitions that offer it.

@@ -58,6 +58,7 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
     const rules::HeldState held = held_state(l);
     return l.topo.boards == p.topo.boards && l.topo.sockets == p.topo.sockets && l.topo.cores == p.topo.cores &&
            l.topo.threads == p.topo.threads && l.topo.cpus == p.topo.cpus && l.cloud == p.cloud &&
+           l.restricted_cores_per_gpu == p.restricted_cores_per_gpu && l.spec_cores == p.spec_cores &&
            l.gres_span.size() == p.gres_span.size() && elsewhere == gres_elsewhere(p) &&
            (!elsewhere || (l.gres_span.file == p.gres_span.file && l.gres_span.begin == p.gres_span.begin)) &&
            l.gres == p.gres && (held == rules::HeldState::none || l.reason == p.reason) &&
@@ -71,7 +72,8 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
     key.clear();
     const rules::HeldState held = held_state(l);
     for (std::uint32_t v : {l.topo.boards, l.topo.sockets, l.topo.cores, l.topo.threads, l.topo.cpus,
-                            std::uint32_t(l.cloud), std::uint32_t(held), l.gres_span.size()})
+                            std::uint32_t(l.cloud), std::uint32_t(held), l.gres_span.size(), l.restricted_cores_per_gpu,
+                            std::uint32_t(l.spec_cores)})
       append(v);
     if (gres_elsewhere(l)) {
       append(l.gres_span.file.index);

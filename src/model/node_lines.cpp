@@ -171,6 +171,7 @@ NodeLine Analyzer::node_line_of(const Directive& d, const NodeDefaults& defaults
   line.gres_span = move_span(line.gres_span);
   line.state = move_view(line.state);
   line.state_span = move_span(line.state_span);
+  line.restricted_cores_span = move_span(line.restricted_cores_span);
   return line;
 }
 
@@ -189,6 +190,11 @@ NodeLine Analyzer::node_line(const Directive& d, const NodeDefaults& defaults) c
     line.state_span = state->value_span;
   }
   if (const KeyValue* reason = get(d, defaults, "Reason")) line.reason = reason->value;
+  if (const KeyValue* restricted = get(d, defaults, "RestrictedCoresPerGPU")) {
+    line.restricted_cores_per_gpu = std::uint32_t(parse_uint(restricted, 0));
+    line.restricted_cores_span = restricted->value_span;
+  }
+  line.spec_cores = get(d, defaults, "CoreSpecCount") || get(d, defaults, "CpuSpecList");
   line.cloud = line.state_span.valid() && icontains(line.state, "CLOUD");
   return line;
 }

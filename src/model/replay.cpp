@@ -94,6 +94,7 @@ void Analyzer::register_node(ClassReplay& rp, const std::string& rep) {
     return is_shared_name(n) && rp.conf[n].total > 0;
   });
   std::optional<std::string> drain_reason;  // the first one is what scontrol shows
+  GpuRegistration gpus;
   for (const std::string& name : grestypes_) {
     // F7: slurmctld finds no plugin for a record whose name is not spelled as GresTypes has it.
     std::vector<GresRecord> recs, misspelled;
@@ -106,15 +107,30 @@ void Analyzer::register_node(ClassReplay& rp, const std::string& rep) {
                                  false};
     view.ctld_walked_at_startup = rp.node.cloud && !rp.autodetect_active;
     register_name(rp.cls, view, drain_reason);
+    if (name == "gpu") {
+      // slurmd drops its File-less GPUs before it registers: slurmctld has the others, with
+      // the cores its topology walk read (RegistrationView::walk_end). Past where the walk
+      // stopped, 26.05 keeps no slot, earlier releases an empty one (s2103 m33, case gm66).
+      const std::size_t walked = view.walk_end();
+      for (std::size_t i = 0; i < recs.size(); ++i) {
+        if (!recs[i].files) continue;
+        if (i >= walked && profile_.unread_records_leave_topology()) continue;
+        gpus.records.push_back(recs[i]);
+        if (i >= walked) gpus.records.back().core_bits.reset();
+      }
+      gpus.any = rp.conf[name].total > 0 || !gpus.records.empty();
+      gpus.detected = detect;
+    }
   }
-  register_node_state(rp, rep, drain_reason);
+  register_node_state(rp, rep, drain_reason, gpus);
   if (drain_reason) drain(rp.cls, *drain_reason);
 }
 
 // validate_node_specs after the GRES: the node's state decides what the registration makes of
 // it. A refused registration (INVALID_REG) drains only a node that is not DOWN, DRAIN or FAIL
 // already; 23.02+ then sets its reason all the same, 22.05 leaves it empty.
-void Analyzer::register_node_state(ClassReplay& rp, const std::string& rep, std::optional<std::string>& drain_reason) {
+void Analyzer::register_node_state(ClassReplay& rp, const std::string& rep, std::optional<std::string>& drain_reason,
+                                   const GpuRegistration& gpus) {
   rules::HeldState held = held_state(rp.node);
   std::string_view state = rp.node.state, reason = rp.node.reason;
   Span state_at = rp.node.state_span;
@@ -141,11 +157,26 @@ void Analyzer::register_node_state(ClassReplay& rp, const std::string& rep, std:
                   : (end && *end == '\0' && v <= 0xffff) ? std::uint16_t(v)
                                                           : 0;
   }
-  const rules::NodeRegistrationView view{profile_, rp.node, rep, held, state, state_at, reason, down != nullptr && down->state_set,
-                                         rts, ret2service, drain_reason.has_value()};
+  rules::NodeRegistrationView view{profile_,
+                                   rp.node,
+                                   rep,
+                                   held,
+                                   state,
+                                   state_at,
+                                   reason,
+                                   down != nullptr && down->state_set,
+                                   rts,
+                                   ret2service,
+                                   false,
+                                   {},
+                                   gpus.any ? &gpus.records : nullptr,
+                                   gpus.detected};
   for (const auto& check : rules::kRegistrationNodeStage) {
+    view.invalid_reg = drain_reason.has_value();
+    view.drain_reason = drain_reason ? std::string_view(*drain_reason) : std::string_view();
     const rules::Outcome o = check.run(view, findings_);
-    if (o.kind() == rules::Outcome::Kind::drain && !drain_reason) drain_reason = o.reason();
+    if (o.lifts_earlier_drain()) drain_reason.reset();
+    if (o.kind() == rules::Outcome::Kind::drain && (!drain_reason || o.replaces_earlier_reason())) drain_reason = o.reason();
     if (o.kind() == rules::Outcome::Kind::degraded) degrade(rp.cls);
     if (o.skips_rest()) break;
   }

@@ -52,6 +52,22 @@ class Outcome {
     return o;
   }
 
+  /// slurmctld drains the node with `reason`, which takes the place of an earlier drain reason
+  /// (it was built from it: node_mgr.c appends to reason_down).
+  static Outcome drain_replacing(std::string reason) {
+    Outcome o(Kind::drain, std::move(reason));
+    o.replaces_ = true;
+    return o;
+  }
+  /// The registration is accepted after all: an earlier drain of this registration is lost
+  /// (24.05-25.05.2's validate_node_specs, which overwrites its error code; GRS317), and the
+  /// node works with less than it was refused for.
+  static Outcome lifts_drain() {
+    Outcome o(Kind::degraded, {});
+    o.lifts_drain_ = true;
+    return o;
+  }
+
   /// Slurm also stops checking this record (or GRES name) here: the rest of the stage list
   /// does not run for it.
   Outcome&& and_skip_rest() && {
@@ -63,12 +79,14 @@ class Outcome {
   bool skips_rest() const { return skip_rest_ || kind_ == Kind::skip_record; }
   const std::string& reason() const { return reason_; }
   bool replaces_earlier_reason() const { return replaces_; }
+  bool lifts_earlier_drain() const { return lifts_drain_; }
   bool is_fatal() const { return kind_ == Kind::slurmd_fatal || kind_ == Kind::slurmctld_fatal; }
 
  private:
   Outcome(Kind k, std::string reason) : kind_(k), reason_(std::move(reason)) {}
   Kind kind_;
   bool replaces_ = false;
+  bool lifts_drain_ = false;
   bool skip_rest_ = false;
   std::string reason_;
 };

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "greslint/model_types.hpp"
 #include "greslint/version.hpp"
@@ -32,9 +34,17 @@ struct NodeRegistrationView {
   const KeyValue* return_to_service;  ///< ReturnToService=; null: the default, 0
   std::uint16_t ret2service;          ///< ReturnToService as slurmctld reads it
   bool invalid_reg;  ///< the GRES checks already refused the registration (INVALID_REG)
+  std::string_view drain_reason;  ///< the reason they gave (reason_down); empty when none
+  /// What slurmd reported for gpu, as slurmctld validated it; null when the node has no gpu
+  /// in its GRES list (neither Gres= nor a reported record).
+  const std::vector<GresRecord>* gpu_records;
+  bool gpus_detected;  ///< AutoDetect finds the GPUs, and their cores, on the node itself
 };
+
 
 extern const RuleInfo GRS162;  // configured-node-state-kept
 Outcome check_grs162(const NodeRegistrationView&, Findings&);
+extern const RuleInfo GRS317;  // restricted-cores-per-gpu
+Outcome check_grs317(const NodeRegistrationView&, Findings&);
 
 }  // namespace greslint::rules

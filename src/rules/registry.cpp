@@ -134,6 +134,7 @@ constexpr RuleEntry kRules[] = {
     {"GRS314", &GRS314},
     {"GRS315", &GRS315},
     {"GRS316", &GRS316},
+    {"GRS317", &GRS317},
     {"GRS401", &GRS401},
     {"GRS402", &GRS402},
     {"GRS403", &GRS403},
@@ -447,6 +448,7 @@ constexpr Check<RegistrationView> kRegistrationTopology[] = {
 // node_mgr.c:validate_node_specs, once gres_node_config_validate has taken the node's GRES:
 // the node's state decides whether the registration returns it to service.
 constexpr Check<NodeRegistrationView> kRegistrationNode[] = {
+    {&GRS317, check_grs317, "node_mgr.c:_set_gpu_spec"},
     {&GRS162, check_grs162, "node_mgr.c:validate_node_specs"},
 };
 

@@ -85,7 +85,7 @@ class NewRule(unittest.TestCase):
         self.compile("src/rules/registry.cpp")
         header = self.read("src/rules/node_registration_rules.hpp")
         self.assertIn("Outcome check_grs169(const NodeRegistrationView&, Findings&);", header)
-        self.assertEqual(re.findall(r"^extern const RuleInfo (GRS\d{3});", header, re.M), ["GRS162", "GRS169"])
+        self.assertEqual(re.findall(r"^extern const RuleInfo (GRS\d{3});", header, re.M), ["GRS162", "GRS169", "GRS317"])
         self.assertNotIn("GRS169", self.read("src/rules/rules.hpp"))
 
     def test_every_stage_names_a_list_of_its_view(self):
