@@ -25,6 +25,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -64,6 +65,42 @@ def capped(cmd):
 GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 
 
+def process_tree(pid):
+    """pid and its descendants, parents first."""
+    tree, todo = [], [pid]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        try:
+            with open(f"/proc/{pid}/task/{pid}/children") as f:
+                todo += [int(c) for c in f.read().split()]
+        except (OSError, ValueError):
+            pass
+    return tree
+
+
+def tree_cpu_seconds(pid):
+    """CPU seconds pid and its descendants have used so far (those already gone count 0)."""
+    total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+    for p in process_tree(pid):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+def kill_tree(pid):
+    """SIGKILL pid and its descendants: GNU time's greslint would go on, holding the pipes."""
+    for p in process_tree(pid):
+        try:
+            os.kill(p, signal.SIGKILL)
+        except OSError:
+            pass
+
+
 def run_measured(cmd, cwd, timeout):
     """Runs cmd; returns (rc, stdout, stderr, wall seconds, CPU seconds, peak RSS in MB); the
     last two are None without GNU time.
@@ -82,11 +119,27 @@ def run_measured(cmd, cwd, timeout):
                (("out", p.stdout), ("err", p.stderr))]
     for t in readers:
         t.start()
+    # The guard counts CPU time, not only wall time: CI runs the sanitized suite at nice 19
+    # beside the live suites, where a greslint that needs 3.6 s of CPU took over 50 s of wall
+    # time. A run that still uses CPU past `timeout` seconds of it is a hang; one that waits
+    # (a lock, a read) is caught at ten times `timeout` of wall time.
     killed = []
-    timer = threading.Timer(timeout, lambda: (killed.append(True), p.kill()))
-    timer.start()
+    done = threading.Event()
+
+    def guard():
+        begun = time.monotonic()
+        while not done.wait(0.5):
+            wall = time.monotonic() - begun
+            if wall >= timeout and (tree_cpu_seconds(p.pid) >= timeout or wall >= 10 * timeout):
+                killed.append(True)
+                kill_tree(p.pid)
+                return
+
+    watcher = threading.Thread(target=guard)
+    watcher.start()
     _, status, usage = os.wait4(p.pid, 0)
-    timer.cancel()
+    done.set()
+    watcher.join()
     seconds = time.monotonic() - start
     p.returncode = os.waitstatus_to_exitcode(status)
     for t in readers:
@@ -107,7 +160,8 @@ def run_measured(cmd, cwd, timeout):
             rss = int(lines[-1]) / 1024.0
             cpu = float(lines[-3]) + float(lines[-2])
     if killed:
-        raise AssertionError(f"hang guard: {' '.join(cmd[-10:])!r} still running after {timeout:.0f} s")
+        raise AssertionError(f"hang guard: {' '.join(cmd[-10:])!r} still running after {timeout:.0f} s of CPU "
+                             f"(or {10 * timeout:.0f} s of wall time)")
     return code, chunks["out"], chunks["err"], seconds, cpu, rss
 
 
