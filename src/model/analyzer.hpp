@@ -234,14 +234,14 @@ class Analyzer {
   bool share_gres_devices(ClassReplay& rp, const std::string& name);
   /// Stage F for one GRES name: the registration stage lists, their outcomes applied.
   void register_name(NodeClass& cls, rules::RegistrationView& view, std::optional<std::string>& drain_reason);
-  /// Stage F for the node as a whole, after its GRES names: its configured state (State=)
-  /// against the registration; may set or clear the reason scontrol shows.
   /// The gpu a node registers, for validate_node_specs' RestrictedCoresPerGPU= step (GRS317).
   struct GpuRegistration {
     std::vector<GresRecord> records;  ///< what slurmd sends: its gpu records with File=
     bool any = false;                 ///< the node has a gpu in its GRES list
     bool detected = false;            ///< AutoDetect finds them
   };
+  /// Stage F for the node as a whole, after its GRES names: its configured state (State=)
+  /// against the registration; may set or clear the reason scontrol shows.
   void register_node_state(ClassReplay& rp, const std::string& rep, std::optional<std::string>& drain_reason,
                            const GpuRegistration& gpus);
   // ----- policy.cpp ----------------------------------------------------------------
