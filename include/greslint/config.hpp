@@ -49,6 +49,10 @@ struct RepeatedTail {
   };
   std::vector<Pair> pairs;
   std::uint32_t key_mask = 0;  ///< key_bit of every pair's key, or-ed
+  /// The text the pairs are placed in: a copy of the first line's, which every line that
+  /// repeats the tail also says. The pairs view it rather than each line's own text, so a
+  /// file's pages can go once read (see Directive::rehome_head).
+  std::string text;
 };
 
 /// One of 32 bits for a key name, from its length and its first and last letters, the same
@@ -101,9 +105,17 @@ class Directive {
   const RepeatedTail* repeated_tail() const { return tail_; }
   /// How many of the sub-keys the line says before its repeated tail (all of them without one).
   std::size_t pairs_before_tail() const;
-  /// Where a repeating line's tail starts: its text, and its offset in the file.
-  const char* tail_text() const { return head_.value.data() + (tail_begin() - head_.value_span.begin); }
+  /// Where a repeating line's tail starts: its text (the tail's own copy), and its offset in
+  /// the file. For a line without one, the text right after its head's value.
+  const char* tail_text() const {
+    return tail_ ? tail_->text.data() : head_.value.data() + (tail_begin() - head_.value_span.begin);
+  }
   std::uint32_t tail_begin() const { return head_.value_span.end + tail_gap_; }
+  /// A repeating line's text between its head's value and its tail (blanks, a closing quote),
+  /// as written.
+  std::string_view gap_text() const {
+    return std::string_view(head_.value.data() + head_.value.size(), tail_begin() - head_.value_span.end);
+  }
 
   // The reader's: how a directive is built.
   void set_head(KeyValue head) { head_ = head; }
@@ -121,6 +133,11 @@ class Directive {
     tail_gap_ = static_cast<std::uint16_t>(begin - from);
     return true;
   }
+  /// Points the views of the head and of the line's own pairs that fall in the `size` bytes
+  /// at `from` at the same bytes at `to` (a copy of them). A repeating line's text before its
+  /// tail is copied (Reader::copy_head), so that the model, which reads every line's head,
+  /// does not keep the file's pages resident once the reader has passed them.
+  void rehome_head(const char* from, std::size_t size, const char* to);
   /// Moves every span `by` file ids on (a file read before its id was known).
   void shift_file(std::uint16_t by);
   /// Records which keys the sub-keys hold (key_bit), for find(): called once they are all

@@ -63,6 +63,9 @@ class FileText {
   std::string_view view() const noexcept { return view_; }
   bool empty() const noexcept { return view_.empty(); }
   std::size_t size() const noexcept { return view_.size(); }
+  /// A mapping of the file (read-only, private): pages let go with madvise are read again
+  /// from the file when touched, so its views stay valid.
+  bool is_mapped() const noexcept { return mapped_; }
 
  private:
   void release() noexcept;
@@ -108,6 +111,7 @@ class SourceManager {
 
   const std::string& path(FileId f) const { return file(f).path; }
   std::string_view text(FileId f) const { return file(f).text.view(); }
+  bool mapped(FileId f) const { return file(f).text.is_mapped(); }
   std::string_view text(Span s) const;
   LineCol line_col(FileId f, std::uint32_t offset) const;
   /// The physical line `line` (1-based) without its line terminator.

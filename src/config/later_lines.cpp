@@ -50,6 +50,7 @@ std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_vi
   later->text = text;
   later->from = pos;
   later->from_line = line_no;
+  later->mapped = copy_heads_;
   try {
     // A reader of its own: the caches of keys and repeated tails are per reader, and it
     // reports into the LaterLines' findings. The path it names in messages is this file's.
@@ -60,6 +61,7 @@ std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_vi
       Reader alone(options_, profile_, sources_, later.findings);
       alone.alone_ = true;
       alone.alone_later_ = &later;
+      alone.copy_heads_ = later.mapped;
       alone.stack_.push_back(path);
       alone.read_alone(file, text, later);
     });
@@ -85,8 +87,10 @@ void Reader::read_alone(FileId file, std::string_view text, LaterLines& later) {
   make_room(part, (text.size() - pos) / 24 + 1);  // as parse() reserves, advised for huge pages
   LogicalLine line;
   std::uint32_t lines_seen = 0;
+  std::uint32_t released = later.begin;
   while (pos < text.size() && !later.unwanted.load(std::memory_order_relaxed)) {
     if (++lines_seen % kLinesPerLook == 0) advise_heap_growth();
+    if (later.mapped) release_read(text, released, pos);
     const std::uint32_t at = pos;
     const std::uint32_t at_line = line_no;
     const std::size_t comments = part.comments.size();
@@ -100,6 +104,7 @@ void Reader::read_alone(FileId file, std::string_view text, LaterLines& later) {
       break;
     }
   }
+  if (later.mapped) release_read(text, released, pos, 0);
   later.end = pos;
   later.end_line = line_no;
 }
@@ -124,7 +129,7 @@ void Reader::take_later_lines(LaterLines& later, ConfigFile& result, std::uint32
     result.comments.push_back(c);
   }
   result.failed = result.failed || later.part.failed;
-  for (auto& tail : later.tails) sources_.keep_alive(std::move(tail));
+  for (auto& object : later.kept) sources_.keep_alive(std::move(object));
   out_.absorb(std::move(later.findings));
   pos = later.end;
   line_no = later.end_line + lines_before;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reading a file as Slurm's s_p_parse_file does: one top-level key per line, records,
 // conversions, and the entry points read_config_file / parse_config_text.
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <iterator>
 #include <fmt/format.h>
 #include <unordered_map>
@@ -15,6 +18,18 @@
 
 namespace greslint {
 namespace config_detail {
+
+void release_read(std::string_view text, std::uint32_t& released, std::uint32_t pos, std::uint32_t step) noexcept {
+  if (pos < released || pos - released < step) return;
+  static const auto page = std::uintptr_t(::sysconf(_SC_PAGESIZE));
+  const auto base = reinterpret_cast<std::uintptr_t>(text.data());
+  const auto from = (base + released + page - 1) & ~(page - 1);
+  const auto to = (base + pos) & ~(page - 1);
+  if (to <= from) return;
+  // Best effort: a failure leaves the pages where they are.
+  ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+  released = std::uint32_t(to - base);
+}
 
 void Reader::parse(FileId file, ConfigFile& result, int depth) {
   result.files.push_back(file);
@@ -42,8 +57,12 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
   std::uint32_t lines_read = 0;
   std::uint32_t lines_seen = 0;
   LogicalLine line;
+  // An Include reads another file with this reader: what it sets is this file's again after.
+  const bool copy_heads_before = std::exchange(copy_heads_, sources_.mapped(file));
+  std::uint32_t released = 0;
   while (pos < text.size() && !stopped_) {
     if (++lines_seen % kLinesPerLook == 0) advise_heap_growth();
+    if (copy_heads_) release_read(text, released, pos);
     if (later && pos >= later->begin) {
       take_later_lines(*later, result, pos, line_no);
       later.reset();
@@ -67,6 +86,8 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
       make_room(result, count_newlines(text.substr(pos)) + 2);  // the lines left and this one
     handle_line(file, line, result, depth);
   }
+  if (copy_heads_) release_read(text, released, pos, 0);
+  copy_heads_ = copy_heads_before;
   stack_.pop_back();
 }
 
@@ -142,6 +163,7 @@ bool Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
   if (sub) {
     d.kind = Directive::Kind::record;
     read_record(file, l, *sub, ptr, d, result);
+    if (copy_heads_ && d.repeated_tail()) copy_head(l, m->key_begin, d);
     add_directive(result, std::move(d));
     return true;
   }
@@ -194,9 +216,39 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
   const bool clean = parse_record(file, l, table, ptr, d, result);
   if (!may_repeat || !clean) return;
   if (repeated_tails_.size() < kMaxRepeatedTails && seen_before(key))
-    repeated_tails_.emplace(key, keep_tail(relative_tail(d, l.offsets[ptr], 0)));
+    remember_tail(key, relative_tail(d, tail, l.offsets[ptr], 0));
   if (own.end != 0 && repeated_tails_.size() < kMaxRepeatedTails && seen_before(after_own_key))
-    repeated_tails_.emplace(after_own_key, keep_tail(relative_tail(d, l.offsets[own.end], own.count)));
+    remember_tail(after_own_key, relative_tail(d, after_own_key.text, l.offsets[own.end], own.count));
+}
+
+void Reader::remember_tail(TailKey key, std::shared_ptr<RepeatedTail> tail) {
+  const RepeatedTail* kept = tail.get();
+  keep(std::move(tail));
+  // The key views the tail's copy: every later line is compared with it, and the file's own
+  // page it was read from may be gone (release_read).
+  key.text = kept->text;
+  repeated_tails_.emplace(key, kept);
+}
+
+void Reader::copy_head(const LogicalLine& l, std::size_t from, Directive& d) {
+  const std::string_view head = l.text.substr(from, d.tail_begin() - l.begin - from);
+  // A file written one line per GPU names each node on eight lines in a row.
+  if (head != last_head_copy_) last_head_copy_ = copy_text(head);
+  d.rehome_head(head.data(), head.size(), last_head_copy_.data());
+}
+
+std::string_view Reader::copy_text(std::string_view text) {
+  if (copies_.size() - copies_used_ < text.size()) {
+    const std::size_t size = std::max(text.size(), kCopyBlock);
+    auto block = std::shared_ptr<char[]>(new char[size]);
+    copies_ = std::string_view(block.get(), size);
+    copies_used_ = 0;
+    keep(std::move(block));
+  }
+  char* at = const_cast<char*>(copies_.data()) + copies_used_;
+  std::memcpy(at, text.data(), text.size());
+  copies_used_ += text.size();
+  return std::string_view(at, text.size());
 }
 
 Reader::OwnPrefix Reader::own_prefix(KeyTable table, std::string_view text, std::size_t ptr) {
@@ -226,13 +278,11 @@ bool Reader::names_any(const RepeatedTail& tail, const OwnPrefix& own) {
   });
 }
 
-const RepeatedTail* Reader::keep_tail(std::shared_ptr<const RepeatedTail> tail) {
-  const RepeatedTail* kept = tail.get();
+void Reader::keep(std::shared_ptr<const void> object) {
   if (alone_later_)
-    alone_later_->tails.push_back(std::move(tail));
+    alone_later_->kept.push_back(std::move(object));
   else
-    sources_.keep_alive(std::move(tail));
-  return kept;
+    sources_.keep_alive(std::move(object));
 }
 
 bool Reader::seen_before(const TailKey& key) {
@@ -248,8 +298,10 @@ bool Reader::seen_before(const TailKey& key) {
   return false;
 }
 
-std::shared_ptr<const RepeatedTail> Reader::relative_tail(const Directive& d, std::uint32_t begin, std::size_t skip) {
+std::shared_ptr<RepeatedTail> Reader::relative_tail(const Directive& d, std::string_view text, std::uint32_t begin,
+                                                   std::size_t skip) {
   auto tail = std::make_shared<RepeatedTail>();
+  tail->text = std::string(text);
   const KeyValues& pairs = d.rest();
   tail->pairs.reserve(pairs.size() - skip);
   for (auto it = pairs.begin() + std::ptrdiff_t(skip); it != pairs.end(); ++it) {
@@ -420,6 +472,18 @@ std::optional<KeyValue> Directive::value_of(std::string_view key) const {
   for (auto it = rest_.rbegin(); it != rest_.rend(); ++it)
     if (named(it->spec)) return *it;
   return std::nullopt;
+}
+
+void Directive::rehome_head(const char* from, std::size_t size, const char* to) {
+  auto rehome = [&](std::string_view& v) {
+    if (v.data() >= from && v.data() + v.size() <= from + size) v = std::string_view(to + (v.data() - from), v.size());
+  };
+  rehome(head_.key);
+  rehome(head_.value);
+  for (KeyValue& kv : rest_) {
+    rehome(kv.key);
+    rehome(kv.value);
+  }
 }
 
 void Directive::shift_file(std::uint16_t by) {

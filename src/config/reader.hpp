@@ -51,6 +51,17 @@ inline constexpr bool kSplitEveryFile = false;
 /// How often (in lines) the reader looks for a free core: one may free up while it reads.
 inline constexpr std::uint32_t kLinesPerLook = 1024;
 
+/// How much of a mapped file the readers pass before they let its pages go (release_read).
+inline constexpr std::uint32_t kReleaseStep = std::uint32_t(1) << 20;
+/// Lets the whole pages of a mapped file's `text` from `released` to `pos` go, once at least
+/// `step` bytes have been read past `released`, and moves `released` on. Nothing is lost: a
+/// page touched again (a finding's line, a view into an earlier line) is read back from the
+/// file. Performance: with every repeating line's head copied (Reader::copy_head), nothing
+/// reads most of a large file again, and its pages were a quarter of a run's memory (53 MB
+/// of a per-GPU gres.conf's 204 MB at 100,000 nodes).
+void release_read(std::string_view text, std::uint32_t& released, std::uint32_t pos,
+                  std::uint32_t step = kReleaseStep) noexcept;
+
 inline Daemon daemon_for(KeyTable table) { return table == KeyTable::gres_conf ? Daemon::slurmd : Daemon::slurmctld; }
 
 /// The lines of one large file from `begin` on, read on another thread while the reader
@@ -69,11 +80,14 @@ struct LaterLines {
   std::uint32_t end = 0;       ///< where it stopped: the reader's next line
   /// That line's number, counted as the thread's lines are: the line at `begin` is line 1.
   std::uint32_t end_line = 0;
+  /// Whether `text` is a mapping of the file, whose pages the thread lets go once read
+  /// (release_read).
+  bool mapped = false;
   /// Its directives, comments and `failed`. Their line numbers count from `begin` as line 1:
   /// the reader, at `begin`, knows the line's number and adds it (take_later_lines).
   ConfigFile part;
-  /// The repeated tails its directives point at (Directive::repeated_tail).
-  std::vector<std::shared_ptr<const RepeatedTail>> tails;
+  /// What its directives point into: repeated tails, blocks of copied heads (Reader::keep).
+  std::vector<std::shared_ptr<const void>> kept;
   Reporter findings;           ///< what it reported, added after the reader's own
   std::atomic<bool> unwanted{false};
   std::future<void> done;
@@ -130,10 +144,20 @@ class Reader {
   static bool names_any(const RepeatedTail& tail, const OwnPrefix& own);
   /// What an earlier line with this text after its head (and its first `skip` pairs) can take
   /// instead of parsing it; `begin` is where that text starts.
-  static std::shared_ptr<const RepeatedTail> relative_tail(const Directive& d, std::uint32_t begin, std::size_t skip);
-  /// Keeps `tail` as long as the directives that point at it: in the SourceManager, or,
-  /// reading alone (it is the reader's), in the LaterLines, until the reader takes them.
-  const RepeatedTail* keep_tail(std::shared_ptr<const RepeatedTail> tail);
+  /// `text` is that text, which the tail keeps a copy of.
+  static std::shared_ptr<RepeatedTail> relative_tail(const Directive& d, std::string_view text, std::uint32_t begin,
+                                                     std::size_t skip);
+  /// Keeps `object` (a RepeatedTail, a block of copied text) as long as the directives that
+  /// point into it: in the SourceManager, or, reading alone (it is the reader's), in the
+  /// LaterLines, until the reader takes them.
+  void keep(std::shared_ptr<const void> object);
+  /// Points the views of a repeating line `d` before its tail (its head from `from`, the
+  /// index of its key in `l.text`, and any pairs of its own) at a copy of that text, so that
+  /// a mapped file's pages need not stay once read (release_read). Performance: the model
+  /// reads every line's head, and kept a per-GPU gres.conf's 53 MB resident for it.
+  void copy_head(const LogicalLine& l, std::size_t from, Directive& d);
+  /// `text`, copied into a block kept as long as the directives.
+  std::string_view copy_text(std::string_view text);
   const KeySpec* key_spec(KeyTable table, std::string_view key);
   const KeySpec* mapped_key_spec(KeyTable table, std::string_view key);
   KeyValue make_pair(FileId file, const LogicalLine& l, const KvMatch& m, const KeySpec* spec);
@@ -184,8 +208,16 @@ class Reader {
   bool stopped_ = false;  // a greslint limit reached: nothing more is read, Includes included
   bool alone_ = false;    // reading a file's later lines on another thread (LaterLines)
   /// Reading alone: the LaterLines it reads into. The tails it makes are kept there
-  /// (LaterLines::tails), not in the SourceManager, which the reader may be adding to meanwhile.
+  /// (LaterLines::kept), not in the SourceManager, which the reader may be adding to meanwhile.
   LaterLines* alone_later_ = nullptr;
+  /// The file being read is mapped: repeating lines' heads are copied (copy_head), and its
+  /// pages are let go as the reader passes them (release_read).
+  bool copy_heads_ = false;
+  /// copy_text's block: its bytes, how many are used, and the last head copied.
+  static constexpr std::size_t kCopyBlock = std::size_t(64) << 10;
+  std::string_view copies_;
+  std::size_t copies_used_ = 0;
+  std::string_view last_head_copy_;
   std::unordered_map<const KeySpec*, KeyValue> settings_;
   std::unordered_map<std::string, const KeySpec*> key_specs_;  ///< see key_spec()
   std::string key_buffer_;
@@ -213,7 +245,8 @@ class Reader {
   /// that line's reading in a file written node by node with a NodeAddr= per line.
   struct TailKey {
     KeyTable table{};
-    std::string_view text;  ///< a view into a file the SourceManager holds
+    /// A view into a file the SourceManager holds, or, in repeated_tails_, into the tail's copy.
+    std::string_view text;
     std::uint64_t hash = 0;
     TailKey() = default;
     TailKey(KeyTable t, std::string_view x) : table(t), text(x), hash(text_hash(x) * 31 + std::uint64_t(t)) {}
@@ -223,8 +256,10 @@ class Reader {
     std::size_t operator()(const TailKey& k) const { return k.hash; }
   };
   static constexpr std::size_t kMaxRepeatedTails = 1u << 16;
-  /// Each kept alive where the directives that repeat it are (keep_tail).
+  /// Each kept alive where the directives that repeat it are (keep).
   std::unordered_map<TailKey, const RepeatedTail*, TailHash> repeated_tails_;
+  /// Makes `tail` the one lines with the text `key` after their head take.
+  void remember_tail(TailKey key, std::shared_ptr<RepeatedTail> tail);
   /// Tails seen once, not yet in repeated_tails_: a tail is kept there only when a second line
   /// says it. Performance: a file written node by node with a NodeAddr= per line repeats no
   /// tail; keeping each of them (up to kMaxRepeatedTails) took an allocation and a lookup in a

@@ -52,7 +52,8 @@ class ContentIds {
     const RepeatedTail* repeated = d.repeated_tail();
     std::string_view gap;
     if (repeated) {
-      gap = sources_.text(Span{d.span.file, tail, std::max(tail, d.tail_begin())});
+      // The line's own view, not the file's text: see Reader::copy_head.
+      gap = d.gap_text();
       const auto hit = std::find_if(recent_.begin(), recent_.end(), [&](const Recent& r) {
         return r.tail == repeated && r.extra == extra && r.gap == gap;
       });

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+// A mapped file (a large one, read_file_bounded) is read as the same text in memory is, while
+// the reader copies the heads of repeating lines and lets the file's pages go behind it
+// (Reader::copy_head, release_read).
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <unistd.h>
+
+#include "config/reader.hpp"
+#include "greslint/config.hpp"
+
+using namespace greslint;
+
+namespace {
+
+struct Read {
+  SourceManager sources;
+  Reporter out;
+  ConfigFile file;
+  std::string_view text;  ///< the file's text as the reader saw it
+};
+
+/// A file of its own in the temporary directory, removed with it.
+struct TempFile {
+  std::filesystem::path path;
+  explicit TempFile(const std::string& text) {
+    path = std::filesystem::temp_directory_path() / ("greslint-mapped-" + std::to_string(::getpid()) + "-" +
+                                                      std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    std::ofstream(path, std::ios::binary) << text;
+  }
+  ~TempFile() { std::filesystem::remove(path); }
+};
+
+/// Reads `text` as `table`: from memory, or from a file, mapped as a run maps a large one.
+std::unique_ptr<Read> read(const std::string& text, KeyTable table, const TempFile* mapped, CoreBudget* cores) {
+  auto r = std::make_unique<Read>();
+  FileId id;
+  if (mapped) {
+    FileText file_text;
+    std::string error;
+    REQUIRE(read_file_bounded(mapped->path.string(), file_text, error));
+    REQUIRE(file_text.is_mapped());
+    id = r->sources.add(mapped->path.string(), std::move(file_text));
+  } else {
+    id = r->sources.add("/nonexistent-greslint-test/gres.conf", std::string(text));
+  }
+  r->text = r->sources.text(id);
+  ReadOptions o;
+  o.table = table;
+  o.slurm_conf_dir = "/nonexistent-greslint-test";
+  o.cores = cores;
+  r->file = parse_config_text(id, o, VersionProfile(kSlurm2405), r->sources, r->out);
+  return r;
+}
+
+bool same_pair(const KeyValue& a, const KeyValue& b) {
+  return a.key == b.key && a.value == b.value && a.spec == b.spec && a.key_span.begin == b.key_span.begin &&
+         a.key_span.end == b.key_span.end && a.value_span.begin == b.value_span.begin &&
+         a.value_span.end == b.value_span.end && a.op == b.op && a.quoted == b.quoted;
+}
+
+/// `same_tails`: both read on one thread, so the same lines repeat a tail (a thread keeps
+/// tails of its own, and parses the first lines that say one).
+void require_same(const Read& a, const Read& b, bool same_tails) {
+  REQUIRE(b.file.failed == a.file.failed);
+  REQUIRE(b.file.directives.size() == a.file.directives.size());
+  for (std::size_t i = 0; i < a.file.directives.size(); ++i) {
+    const Directive& x = a.file.directives[i];
+    const Directive& y = b.file.directives[i];
+    CAPTURE(i, x.line);
+    REQUIRE(y.line == x.line);
+    REQUIRE(y.complete == x.complete);
+    REQUIRE(y.span.begin == x.span.begin);
+    REQUIRE(y.span.end == x.span.end);
+    REQUIRE(same_pair(y.head(), x.head()));
+    if (same_tails) REQUIRE((y.repeated_tail() != nullptr) == (x.repeated_tail() != nullptr));
+    if (x.repeated_tail() && y.repeated_tail()) REQUIRE(y.gap_text() == x.gap_text());
+    REQUIRE(y.rest().size() == x.rest().size());
+    for (std::size_t k = 0; k < x.rest().size(); ++k) REQUIRE(same_pair(y.rest()[k], x.rest()[k]));
+  }
+  REQUIRE(b.out.diagnostics().size() == a.out.diagnostics().size());
+  for (std::size_t i = 0; i < a.out.diagnostics().size(); ++i)
+    REQUIRE(b.out.diagnostics()[i].message == a.out.diagnostics()[i].message);
+}
+
+bool inside(std::string_view view, std::string_view text) {
+  return view.data() >= text.data() && view.data() < text.data() + text.size();
+}
+
+/// A per-GPU gres.conf of `nodes` nodes, with lines that repeat no tail, quoted and spaced
+/// heads, comments and findings here and there.
+std::string gres_file(int nodes) {
+  std::string text = "AutoDetect=off\n";
+  for (int i = 0; i < nodes; ++i) {
+    const std::string node = "g" + std::to_string(100000 + i);
+    for (int gpu = 0; gpu < 4; ++gpu) {
+      const std::string head = i % 97 == 5 ? "NodeName=\"" + node + "\"" : i % 89 == 3 ? "nodename=" + node : "NodeName=" + node;
+      const std::string gap = i % 83 == 7 ? " \t " : " ";
+      text += head + gap + "Name=gpu Type=a100 File=/dev/nvidia" + std::to_string(gpu) + " Cores=" +
+              std::to_string(gpu * 8) + "-" + std::to_string(gpu * 8 + 7) + "\n";
+    }
+    if (i % 1000 == 10) text += "# a comment between nodes\n";
+    if (i % 1000 == 20) text += "NodeName=" + node + " Name=gpu Type=a100 File=/dev/nvidia9 Bogus=1\n";
+    if (i % 1000 == 30) text += "NodeName=" + node + " Name=gpu Count=abc\n";
+  }
+  return text;
+}
+
+long rss_file_kb() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  long kb = 0;
+  while (status >> key) {
+    if (key == "RssFile:") {
+      status >> kb;
+      return kb;
+    }
+    status.ignore(1 << 12, '\n');
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("mapped files: read as the same text in memory, on one thread and on two", "[reader][mapped]") {
+  const std::string text = gres_file(8000);
+  REQUIRE(text.size() > config_detail::kMapFileBytes);
+  const TempFile file(text);
+  CoreBudget cores(2);
+  const auto in_memory = read(text, KeyTable::gres_conf, nullptr, nullptr);
+  const auto mapped = read(text, KeyTable::gres_conf, &file, nullptr);
+  const auto split = read(text, KeyTable::gres_conf, &file, &cores);
+  require_same(*in_memory, *mapped, true);
+  require_same(*in_memory, *split, false);
+  REQUIRE_FALSE(in_memory->out.diagnostics().empty());
+}
+
+TEST_CASE("mapped files: what the model reads of a repeating line is not the file's text", "[reader][mapped]") {
+  // The model reads every line's head, the text between it and the tail, and (for some
+  // lines) the tail's pairs: were they views into the file, its pages would be read back.
+  const std::string text = gres_file(8000);
+  const TempFile file(text);
+  CoreBudget cores(2);
+  for (CoreBudget* c : {static_cast<CoreBudget*>(nullptr), &cores}) {
+    const auto r = read(text, KeyTable::gres_conf, &file, c);
+    std::size_t repeating = 0;
+    for (const Directive& d : r->file.directives) {
+      if (!d.repeated_tail()) continue;
+      ++repeating;
+      CAPTURE(d.line);
+      REQUIRE_FALSE(inside(d.head().key, r->text));
+      REQUIRE_FALSE(inside(d.head().value, r->text));
+      REQUIRE_FALSE(inside(d.gap_text(), r->text));
+      for (const KeyValue& kv : d.rest()) REQUIRE_FALSE(inside(kv.value, r->text));
+    }
+    CHECK(repeating > 30000);
+    // From memory, nothing is copied: a small file's text costs nothing to keep.
+    const auto in_memory = read(text, KeyTable::gres_conf, nullptr, c);
+    const Directive& last = in_memory->file.directives.back();
+    REQUIRE(last.repeated_tail());
+    CHECK(inside(last.head().value, in_memory->text));
+  }
+}
+
+TEST_CASE("mapped files: the pages read are let go, and read back intact", "[reader][mapped]") {
+  const std::string text = gres_file(60000);  // ~16 MB
+  REQUIRE(text.size() > std::size_t(12) << 20);
+  const TempFile file(text);
+  const long before = rss_file_kb();
+  REQUIRE(before > 0);
+  const auto r = read(text, KeyTable::gres_conf, &file, nullptr);
+  const long after = rss_file_kb();
+  // Mapped with MAP_POPULATE, the whole file would be resident: 16 MB.
+  CHECK(after - before < 4 * 1024);
+  // The views into the file (a line parsed whole, a finding's span) still read its bytes.
+  REQUIRE(r->text == text);
+  const Directive& first = r->file.directives.at(1);
+  CHECK(first.head().value == "g100000");
+  CHECK(r->sources.text(first.span) == "NodeName=g100000 Name=gpu Type=a100 File=/dev/nvidia0 Cores=0-7");
+}
+
+TEST_CASE("release_read: whole pages from where it stopped, once a step is read", "[reader][mapped]") {
+  const std::string text(std::size_t(4) << 20, 'x');
+  const TempFile file(text);
+  FileText mapped;
+  std::string error;
+  REQUIRE(read_file_bounded(file.path.string(), mapped, error));
+  const std::string_view view = mapped.view();
+  const auto page = std::uint32_t(::sysconf(_SC_PAGESIZE));
+  std::uint32_t released = 0;
+  config_detail::release_read(view, released, config_detail::kReleaseStep - 1);
+  CHECK(released == 0);  // less than a step
+  config_detail::release_read(view, released, config_detail::kReleaseStep + page / 2);
+  CHECK(released == config_detail::kReleaseStep);  // the page it is in stays
+  config_detail::release_read(view, released, config_detail::kReleaseStep + page + 1, 0);
+  CHECK(released == config_detail::kReleaseStep + page);
+  CHECK(view == text);
+}
