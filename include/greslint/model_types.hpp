@@ -26,7 +26,8 @@ class Settings {
   const KeyValue* find(std::string_view key) const;
 
  private:
-  std::unordered_map<std::string, const KeyValue*> by_key_;  ///< lower-cased key
+  /// By lower-cased key; copies, as a setting's pair is its directive's head, made on demand.
+  std::unordered_map<std::string, KeyValue> by_key_;
 };
 
 /// A node's layout after Slurm's own corrections (§3.2).
@@ -114,7 +115,9 @@ struct GresLine {
 /// The keys of one gres.conf record line as slurmd's parser takes them (§5.1): Cores=, else
 /// the older CPUs=; of File= and Files=, the one written later; the last of a key repeated.
 struct GresLineKeys {
-  const KeyValue* name = nullptr;  ///< Name= (a Name= line's head); null: the line has none
+  /// Name= (a Name= line's head, which a directive makes on demand, hence a copy); none: the
+  /// line has none.
+  std::optional<KeyValue> name;
   const KeyValue* type = nullptr;
   const KeyValue* cores = nullptr;  ///< Cores= or CPUs=
   const KeyValue* file = nullptr;   ///< File= or Files=

@@ -296,7 +296,9 @@ class Analyzer {
   NodeIndex node_index_;  ///< over cluster_.node_names
   std::vector<std::uint32_t> node_line_of_;
   std::string global_autodetect_;
-  const KeyValue* global_autodetect_kv_ = nullptr;
+  /// gres.conf's last top-level AutoDetect= (a directive's head is made on demand: kept here).
+  std::optional<KeyValue> global_autodetect_head_;
+  const KeyValue* global_autodetect_kv_ = nullptr;  ///< points at it, or null
   StartupFate ctld_;
   /// What stops slurmctld after its CLOUD nodes' gres.conf loads, in a release that makes
   /// them before the partitions' node names are checked (cloud_loads_before_partitions):

@@ -118,7 +118,7 @@ GresRecords gather_gres_records(const ConfigFile& gres, const VersionProfile& pr
     if (d.kind != Directive::Kind::record) {
       if (iequals(d.head().spec->name, "AutoDetect")) {
         r.autodetect = d.head().value;
-        r.autodetect_kv = &d.head();
+        r.autodetect_kv = d.head();
       }
       continue;
     }

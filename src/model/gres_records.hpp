@@ -24,7 +24,7 @@ struct GresRecords {
   /// Per line, an id for what it says apart from the nodes it names (see gather_gres_records).
   std::vector<std::uint32_t> contents;
   std::string autodetect;  ///< a global AutoDetect= (the last), else empty
-  const KeyValue* autodetect_kv = nullptr;
+  std::optional<KeyValue> autodetect_kv;
 };
 
 /// The records of `gres` (read into `sources`), each NodeName= line's hostlist checked

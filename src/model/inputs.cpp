@@ -8,11 +8,11 @@
 
 namespace greslint {
 
-void Settings::set(const KeyValue& kv) { by_key_[to_lower(kv.spec->name)] = &kv; }
+void Settings::set(const KeyValue& kv) { by_key_[to_lower(kv.spec->name)] = kv; }
 
 const KeyValue* Settings::find(std::string_view key) const {
   auto it = by_key_.find(to_lower(key));
-  return it == by_key_.end() ? nullptr : it->second;
+  return it == by_key_.end() ? nullptr : &it->second;
 }
 
 namespace model {
@@ -98,7 +98,8 @@ void Analyzer::read_gres_conf() {
   global_lines_ = std::move(records.global_lines);
   gres_contents_ = std::move(records.contents);
   global_autodetect_ = std::move(records.autodetect);
-  global_autodetect_kv_ = records.autodetect_kv;
+  global_autodetect_head_ = records.autodetect_kv;
+  global_autodetect_kv_ = global_autodetect_head_ ? &*global_autodetect_head_ : nullptr;
 }
 
 void Analyzer::read_cgroup_conf() {
@@ -113,7 +114,10 @@ void Analyzer::read_cgroup_conf() {
 GresLineKeys keys_of(const GresLine& line) {
   const Directive& d = *line.d;
   GresLineKeys k;
-  k.name = line.node_scoped ? d.find("Name") : &d.head();
+  if (!line.node_scoped)
+    k.name = d.head();
+  else if (const KeyValue* name = d.find("Name"))
+    k.name = *name;
   k.type = d.find("Type");
   k.cores = d.find("Cores");
   if (!k.cores) k.cores = d.find("CPUs");

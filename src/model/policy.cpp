@@ -41,11 +41,11 @@ rules::GpuAccounting gpu_accounting(const Settings& settings) {
 }
 
 rules::GpuIsolation gpu_isolation(const Settings& settings, const ConfigFile& cgroup) {
-  rules::GpuIsolation iso{cgroup.exists, nullptr, false, settings.find("TaskPlugin"), false,
+  rules::GpuIsolation iso{cgroup.exists, std::nullopt, false, settings.find("TaskPlugin"), false,
                           settings.find("ProctrackType"), false};
   for (const Directive& d : cgroup.directives)
-    if (iequals(d.head().spec->name, "ConstrainDevices")) iso.constrain_devices = &d.head();
-  if (const KeyValue* c = iso.constrain_devices)
+    if (iequals(d.head_spec()->name, "ConstrainDevices")) iso.constrain_devices = d.head();
+  if (const auto& c = iso.constrain_devices)
     iso.constrains_devices =
         iequals(c->value, "yes") || iequals(c->value, "up") || iequals(c->value, "true") || c->value == "1";
   iso.task_cgroup = iso.task_plugin && loads_task_cgroup(iso.task_plugin->value);

@@ -17,10 +17,10 @@ const RuleInfo GRS155{
 namespace {
 
 /// cgroup.conf's last value of `key`, or null.
-const KeyValue* cgroup_value(const ConfigFile& cgroup, std::string_view key) {
-  const KeyValue* found = nullptr;
+std::optional<KeyValue> cgroup_value(const ConfigFile& cgroup, std::string_view key) {
+  std::optional<KeyValue> found;
   for (const Directive& d : cgroup.directives)
-    if (iequals(d.head().spec->name, key)) found = &d.head();
+    if (iequals(d.head_spec()->name, key)) found = d.head();
   return found;
 }
 
@@ -32,15 +32,15 @@ bool is_yes(const KeyValue* kv) {
 /// cgroup.c:cgroup_memcg_job_confinement: cgroup.conf constrains RAM or swap and TaskPlugin
 /// holds "cgroup" (case matters); from 24.05 not with CgroupPlugin=disabled. Returns the
 /// cgroup.conf line that turns it on, or null.
-const KeyValue* memory_confinement(const SlurmConfView& v) {
-  if (!v.cgroup || !v.cgroup->exists) return nullptr;
+std::optional<KeyValue> memory_confinement(const SlurmConfView& v) {
+  if (!v.cgroup || !v.cgroup->exists) return std::nullopt;
   const KeyValue* task = v.settings.find("TaskPlugin");
-  if (!task || task->value.find("cgroup") == std::string_view::npos) return nullptr;
-  const KeyValue* plugin = cgroup_value(*v.cgroup, "CgroupPlugin");
-  if (v.profile.version() >= kSlurm2405 && plugin && plugin->value == "disabled") return nullptr;
+  if (!task || task->value.find("cgroup") == std::string_view::npos) return std::nullopt;
+  const std::optional<KeyValue> plugin = cgroup_value(*v.cgroup, "CgroupPlugin");
+  if (v.profile.version() >= kSlurm2405 && plugin && plugin->value == "disabled") return std::nullopt;
   for (std::string_view key : {"ConstrainRAMSpace", "ConstrainSwapSpace"})
-    if (const KeyValue* kv = cgroup_value(*v.cgroup, key); is_yes(kv)) return kv;
-  return nullptr;
+    if (std::optional<KeyValue> kv = cgroup_value(*v.cgroup, key); kv && is_yes(&*kv)) return kv;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -53,7 +53,7 @@ Outcome check_grs155(const SlurmConfView& v, Findings& out) {
   bool oom_kill = false;
   for (std::string_view item : list_items(params->value)) oom_kill = oom_kill || iequals(item, "OverMemoryKill");
   if (!oom_kill) return Outcome::proceed();
-  const KeyValue* constrain = memory_confinement(v);
+  const std::optional<KeyValue> constrain = memory_confinement(v);
   if (!constrain) return Outcome::proceed();
   std::string line =
       "Jobs memory is being constrained by both TaskPlugin cgroup and JobAcctGather plugin. This enables two "

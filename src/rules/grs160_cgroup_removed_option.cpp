@@ -14,9 +14,9 @@ const RuleInfo GRS160{"GRS160", "cgroup-removed-option", Severity::error, Effect
 // from 25.11 it is an unknown key (GRS002).
 Outcome check_grs160_cgroup_release_agent_dir(const CgroupConfView& v, Findings& out) {
   if (v.profile.version() >= kSlurm2511) return Outcome::proceed();
-  const KeyValue* kv = nullptr;
+  std::optional<KeyValue> kv;
   for (const Directive& d : v.cgroup.directives)
-    if (iequals(d.head().spec->name, "CgroupReleaseAgentDir")) kv = &d.head();
+    if (iequals(d.head_spec()->name, "CgroupReleaseAgentDir")) kv = d.head();
   if (!kv) return Outcome::proceed();
   out.report(GRS160, kv->key_span, "CgroupReleaseAgentDir was removed (the release agent is gone with cgroup v1 notify)")
       .slurm("Support for CgroupReleaseAgentDir option has been removed.")

@@ -12,7 +12,7 @@ const RuleInfo GRS201{"GRS201", "gres-conf-name-not-in-grestypes", Severity::war
 // _parse_gres_config checks the name against the loaded plugins last, so a record of a GRES
 // slurmd then ignores can still be fatal at an earlier key.
 Outcome check_grs201(const GresRecordView& v, Findings& out) {
-  const KeyValue* name = v.keys.name;
+  const std::optional<KeyValue>& name = v.keys.name;
   if (v.load.in_grestypes_nocase(name->value)) return Outcome::proceed();
   v.load
       .report(out, GRS201, name->value_span,

@@ -293,7 +293,7 @@ struct GpuAccounting {
 /// proctrack/cgroup (task_cgroup.c:init takes ConstrainDevices from cgroup.conf).
 struct GpuIsolation {
   bool cgroup_conf;                   ///< cgroup.conf exists beside slurm.conf
-  const KeyValue* constrain_devices;  ///< cgroup.conf's (last) ConstrainDevices=
+  std::optional<KeyValue> constrain_devices;  ///< cgroup.conf's (last) ConstrainDevices=
   bool constrains_devices;            ///< ConstrainDevices is yes
   const KeyValue* task_plugin;        ///< TaskPlugin= (task/none without it)
   bool task_cgroup;                   ///< TaskPlugin loads task/cgroup

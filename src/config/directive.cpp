@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+// A parsed line (Directive): its head kept as offsets, its pairs made when first asked for,
+// and the moves a reader makes of it (file ids, copied text).
+#include <algorithm>
+#include <new>
+#include <stdexcept>
+
+#include "greslint/config.hpp"
+
+namespace greslint {
+
+// A per-GPU gres.conf holds 800,000 directives at 100,000 nodes: each byte here is 0.8 MB.
+static_assert(sizeof(Directive) <= 88, "a Directive grew past 88 bytes");
+
+void LinePairsDeleter::operator()(KeyValues* pairs) const noexcept {
+  pairs->~KeyValues();
+  line_memory::deallocate(pairs);
+}
+
+namespace {
+const KeyValues kNoPairs;
+}
+
+void Directive::set_head(const KeyValue& head) {
+  const std::ptrdiff_t offset = head.value.data() - head.key.data();
+  // The reader's pairs view one line's text: never apart, never 4 GiB long.
+  if (offset < 0 || offset > std::ptrdiff_t(UINT32_MAX) || head.key.size() > UINT16_MAX)
+    throw std::logic_error("a head whose key and value are not one line's text");
+  key_ = head.key.data();
+  key_size_ = std::uint16_t(head.key.size());
+  value_offset_ = std::uint32_t(offset);
+  value_size_ = std::uint32_t(head.value.size());
+  spec_ = head.spec;
+  key_begin_ = head.key_span.begin;
+  key_end_ = head.key_span.end;
+  value_begin_ = head.value_span.begin;
+  value_end_ = head.value_span.end;
+  op_ = head.op;
+  quoted_ = head.quoted;
+}
+
+KeyValues& Directive::own_rest() const {
+  if (!rest_) rest_.reset(new (line_memory::allocate(sizeof(KeyValues))) KeyValues());
+  return *rest_;
+}
+
+bool Directive::tail_pending() const {
+  // The line's own pairs (a node's NodeAddr=...) come before the tail: once made, the last
+  // pair is the tail's.
+  return tail_ && !tail_->pairs.empty() && (!rest_ || rest_->empty() || rest_->back().key_span.begin < tail_begin());
+}
+
+std::size_t Directive::pairs_before_tail() const {
+  if (!rest_) return 0;
+  if (!tail_) return rest_->size();
+  const std::uint32_t begin = tail_begin();
+  return std::size_t(
+      std::count_if(rest_->begin(), rest_->end(), [&](const KeyValue& kv) { return kv.key_span.begin < begin; }));
+}
+
+KeyValue Directive::tail_pair(const RepeatedTail::Pair& p) const {
+  const std::uint32_t begin = tail_begin();
+  const char* text = tail_text();
+  KeyValue kv;
+  kv.spec = p.spec;
+  kv.key = std::string_view(text + p.key_begin, p.key_end - p.key_begin);
+  kv.value = std::string_view(text + p.value_begin, p.value_end - p.value_begin);
+  kv.key_span = Span{span.file, begin + p.key_begin, begin + p.key_end};
+  kv.value_span = Span{span.file, begin + p.value_begin, begin + p.value_end};
+  kv.op = p.op;
+  kv.quoted = p.quoted;
+  return kv;
+}
+
+const KeyValues& Directive::rest() const {
+  if (tail_pending()) {
+    // Made anew and swapped in: no pointer into the line's own pairs was handed out before
+    // (find() and rest() make the pairs first; value_of() copies).
+    KeyValues& own = own_rest();
+    KeyValues pairs;
+    pairs.reserve(own.size() + tail_->pairs.size());
+    pairs.insert(pairs.end(), own.begin(), own.end());
+    for (const RepeatedTail::Pair& p : tail_->pairs) pairs.push_back(tail_pair(p));
+    own.swap(pairs);
+  }
+  return rest_ ? *rest_ : kNoPairs;
+}
+
+std::optional<KeyValue> Directive::value_of(std::string_view key) const {
+  if (!(key_mask_ & key_bit(key))) return std::nullopt;
+  auto named = [&](const KeySpec* spec) { return spec && iequals(spec->name, key); };
+  if (!tail_pending()) {
+    const KeyValue* kv = find(key);
+    return kv ? std::optional<KeyValue>(*kv) : std::nullopt;
+  }
+  // The tail's pairs come after the line's own: the last of a key is searched there first.
+  for (auto it = tail_->pairs.rbegin(); it != tail_->pairs.rend(); ++it)
+    if (named(it->spec)) return tail_pair(*it);
+  if (rest_)
+    for (auto it = rest_->rbegin(); it != rest_->rend(); ++it)
+      if (named(it->spec)) return *it;
+  return std::nullopt;
+}
+
+void Directive::rehome_head(const char* from, std::size_t size, const char* to) {
+  auto inside = [&](const char* p, std::size_t n) { return p >= from && p + n <= from + size; };
+  auto rehome = [&](std::string_view& v) {
+    if (inside(v.data(), v.size())) v = std::string_view(to + (v.data() - from), v.size());
+  };
+  // The value is found from the key: both move, or neither.
+  if (inside(key_, key_size_) && inside(key_ + value_offset_, value_size_)) key_ = to + (key_ - from);
+  if (rest_)
+    for (KeyValue& kv : *rest_) {
+      rehome(kv.key);
+      rehome(kv.value);
+    }
+}
+
+void Directive::shift_file(std::uint16_t by) {
+  // The head's spans are in span.file.
+  greslint::shift_file(span, by);
+  if (rest_)
+    for (KeyValue& kv : *rest_) {
+      greslint::shift_file(kv.key_span, by);
+      greslint::shift_file(kv.value_span, by);
+    }
+}
+
+void ConfigFile::shift_files(std::uint16_t by) {
+  greslint::shift_file(file, by);
+  for (FileId& f : files) greslint::shift_file(f, by);
+  for (Directive& d : directives) d.shift_file(by);
+  for (Directive& d : recovered) d.shift_file(by);
+  for (Comment& c : comments) greslint::shift_file(c.span, by);
+}
+
+void Directive::seal_keys() {
+  // A repeating line's own pairs, if any, are in rest_ beside the tail's keys.
+  key_mask_ = tail_ ? tail_->key_mask : 0;
+  if (rest_)
+    for (const KeyValue& kv : *rest_)
+      if (kv.spec) key_mask_ |= key_bit(kv.spec->name);
+}
+
+const KeyValue* Directive::find(std::string_view key) const {
+  if (!(key_mask_ & key_bit(key))) return nullptr;
+  // A key a repeating line does not have is answered from the shared tail (and the line's
+  // own pairs), without making the line's pairs: most lookups of the model are of keys a line
+  // lacks.
+  if (tail_pending() && !value_of(key)) return nullptr;
+  const KeyValues& pairs = rest();
+  // The model asks by the canonical spelling, which is the spec's own: a byte comparison
+  // settles most pairs before the case-blind one (a per-node slurm.conf asks each of its
+  // 100,000 lines for ten keys).
+  for (auto it = pairs.rbegin(); it != pairs.rend(); ++it)
+    if (it->spec && it->spec->name.size() == key.size() &&
+        (it->spec->name == key || iequals(it->spec->name, key)))
+      return &*it;
+  return nullptr;
+}
+
+}  // namespace greslint
