@@ -102,7 +102,7 @@ struct ConfigModel {
   std::vector<GresLine> gres_lines;  ///< slurmd's record order: every Name= line, then the NodeName= lines
   std::vector<const GresLine*> global_lines;  ///< the Name= lines, which every node reads
   NodeGresLines node_gres_lines;
-  const KeyValue* global_autodetect = nullptr;  ///< gres.conf's last top-level AutoDetect=
+  std::optional<KeyValue> global_autodetect;  ///< gres.conf's last top-level AutoDetect=
 
   /// The gres.conf record lines node `node` reads, in slurmd's record order (§5.2).
   std::vector<const GresLine*> gres_lines_of(std::uint32_t node) const;

@@ -91,7 +91,7 @@ void Analyzer::keep_config() {
   config->gres_lines = std::move(gres_lines_);
   config->global_lines = std::move(global_lines_);
   config->node_gres_lines = std::move(node_gres_lines_);
-  config->global_autodetect = global_autodetect_kv_;
+  config->global_autodetect = global_autodetect_head_;
   cluster_.config = std::move(config);
 }
 
