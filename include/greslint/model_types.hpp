@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -100,17 +101,26 @@ class GresLineNodes {
 };
 
 /// One gres.conf record line (Name= or NodeName=), before it is applied to a node. A file
-/// written one line per GPU has 800,000 of them at 100,000 nodes: 24 bytes each, not 56.
+/// written one line per GPU has 800,000 of them at 100,000 nodes: 16 bytes each, not 56.
 struct GresLine {
   const Directive* d = nullptr;
-  /// A NodeName= list other than one plain host (a plain host is the head's own value).
-  std::unique_ptr<const Hostlist> hostlist;
   std::uint32_t file_order = 0;
-  bool node_scoped = false;  ///< NodeName= record (else a global Name= record)
-  bool nodes_valid = false;  ///< false: an invalid hostlist, or a Name= line; matches nothing (C19)
+  /// A NodeName= list other than one plain host (a plain host is the head's own value): 1 +
+  /// its index among the lists the lines share (GresLineLists), 0 for none. An index, not a
+  /// pointer: the per-node lines that have none were 8 bytes each.
+  std::uint32_t hostlist : 30;
+  bool node_scoped : 1;  ///< NodeName= record (else a global Name= record)
+  bool nodes_valid : 1;  ///< false: an invalid hostlist, or a Name= line; matches nothing (C19)
 
-  GresLineNodes nodes() const { return GresLineNodes(d->head().value, hostlist.get(), nodes_valid); }
+  GresLine() : hostlist(0), node_scoped(false), nodes_valid(false) {}
 };
+
+/// The hostlists of the gres.conf lines that name more than one plain host (GresLine::hostlist).
+using GresLineLists = std::deque<Hostlist>;
+
+inline GresLineNodes nodes_of(const GresLine& line, const GresLineLists& lists) {
+  return GresLineNodes(line.d->head_value(), line.hostlist ? &lists[line.hostlist - 1] : nullptr, line.nodes_valid);
+}
 
 /// The keys of one gres.conf record line as slurmd's parser takes them (§5.1): Cores=, else
 /// the older CPUs=; of File= and Files=, the one written later; the last of a key repeated.

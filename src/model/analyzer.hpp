@@ -292,6 +292,7 @@ class Analyzer {
   std::vector<std::string> grestypes_;  ///< in Slurm's context order (shared names after gpu)
   std::vector<NodeLine> node_lines_;
   std::vector<GresLine> gres_lines_;
+  GresLineLists gres_hostlists_;  ///< GresLine::hostlist's lists
   Cluster cluster_;
   NodeIndex node_index_;  ///< over cluster_.node_names
   std::vector<std::uint32_t> node_line_of_;

@@ -132,7 +132,7 @@ void Analyzer::match_gres_lines() {
   for (std::uint32_t li = 0; li < gres_lines_.size(); ++li) {
     const GresLine& g = gres_lines_[li];
     if (!g.node_scoped || !g.nodes_valid) continue;
-    const GresLineNodes nodes = g.nodes();
+    const GresLineNodes nodes = nodes_of(g, gres_hostlists_);
     std::vector<std::string> unknown;
     bool any = false;
     spend(nodes.size(), g.d->head().value_span);

@@ -17,7 +17,7 @@ namespace {
 
 /// The nodes a gres.conf NodeName= line names, the line checked (kGresConfNodeName); an
 /// invalid list names none (GresLine::nodes_valid unset).
-void read_gres_nodes(GresLine& g, const VersionProfile& profile, Findings& findings) {
+void read_gres_nodes(GresLine& g, GresLineLists& lists, const VersionProfile& profile, Findings& findings) {
   const KeyValue& head = g.d->head();
   // A per-node line names one host as written: a valid list of itself, no Hostlist needed
   // (building one per line was a quarter of reading a gres.conf written node by node).
@@ -34,7 +34,10 @@ void read_gres_nodes(GresLine& g, const VersionProfile& profile, Findings& findi
   // A plain host name (the common per-node line) is its own one name: keep the view.
   const auto& ranges = l.list->ranges();
   const bool plain = ranges.size() == 1 && ranges.front().count() == 1 && ranges.front().host(0) == head.value;
-  if (!plain) g.hostlist = std::make_unique<const Hostlist>(std::move(*l.list));
+  if (!plain) {
+    lists.push_back(std::move(*l.list));
+    g.hostlist = std::uint32_t(lists.size());
+  }
   g.nodes_valid = true;
 }
 
@@ -132,7 +135,7 @@ GresRecords gather_gres_records(const ConfigFile& gres, const VersionProfile& pr
       name_lines.push_back(std::move(g));
       continue;
     }
-    read_gres_nodes(g, profile, findings);
+    read_gres_nodes(g, r.hostlists, profile, findings);
     r.contents.push_back(ids.id_of(g, std::uint32_t(name_lines.size())));
     r.lines.push_back(std::move(g));
   }

@@ -23,6 +23,7 @@ struct GresRecords {
   std::vector<const GresLine*> global_lines;  ///< the Name= lines, which every node reads
   /// Per line, an id for what it says apart from the nodes it names (see gather_gres_records).
   std::vector<std::uint32_t> contents;
+  GresLineLists hostlists;  ///< the lines' lists of more than one plain host
   std::string autodetect;  ///< a global AutoDetect= (the last), else empty
   std::optional<KeyValue> autodetect_kv;
 };

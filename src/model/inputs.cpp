@@ -95,6 +95,7 @@ void Analyzer::read_gres_conf() {
     records = gather_gres_records(gres_, profile_, sources_, out_);
   }
   gres_lines_ = std::move(records.lines);
+  gres_hostlists_ = std::move(records.hostlists);
   global_lines_ = std::move(records.global_lines);
   gres_contents_ = std::move(records.contents);
   global_autodetect_ = std::move(records.autodetect);
