@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "greslint/config.hpp"
+#include "util.hpp"
 
 namespace greslint {
 
