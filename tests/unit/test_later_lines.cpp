@@ -12,16 +12,14 @@
 #include "config/reader.hpp"
 #include "greslint/config.hpp"
 #include "greslint/line_allocator.hpp"
+#include "read_compare.hpp"
 
 using namespace greslint;
+using test::Read;
+using test::same_pair;
+using test::same_span;
 
 namespace {
-
-struct Read {
-  SourceManager sources;
-  Reporter out;
-  ConfigFile file;
-};
 
 /// Reads `text` as slurm.conf (or gres.conf) with `cores` (null: on one thread), splitting
 /// when `from_bytes` are left (the default: as a run does).
@@ -37,13 +35,6 @@ std::unique_ptr<Read> read(const std::string& text, CoreBudget* cores, KeyTable 
   o.later_lines_from_bytes = from_bytes;
   r->file = parse_config_text(id, o, VersionProfile(kSlurm2405), r->sources, r->out);
   return r;
-}
-
-bool same_span(Span a, Span b) { return a.file == b.file && a.begin == b.begin && a.end == b.end; }
-
-bool same_pair(const KeyValue& a, const KeyValue& b) {
-  return a.key == b.key && a.value == b.value && a.spec == b.spec && same_span(a.key_span, b.key_span) &&
-         same_span(a.value_span, b.value_span) && a.op == b.op && a.quoted == b.quoted;
 }
 
 /// Everything a read hands on, compared field by field.

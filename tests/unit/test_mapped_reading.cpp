@@ -13,17 +13,16 @@
 
 #include "config/reader.hpp"
 #include "greslint/config.hpp"
+#include "read_compare.hpp"
 
 using namespace greslint;
+using test::Read;
+using test::same_pair;
 
 namespace {
 
-struct Read {
-  SourceManager sources;
-  Reporter out;
-  ConfigFile file;
-  std::string_view text;  ///< the file's text as the reader saw it
-};
+/// The file's text as the reader saw it.
+std::string_view text_of(const Read& r) { return r.sources.text(r.file.file); }
 
 /// A file of its own in the temporary directory, removed with it.
 struct TempFile {
@@ -49,19 +48,12 @@ std::unique_ptr<Read> read(const std::string& text, KeyTable table, const TempFi
   } else {
     id = r->sources.add("/nonexistent-greslint-test/gres.conf", std::string(text));
   }
-  r->text = r->sources.text(id);
   ReadOptions o;
   o.table = table;
   o.slurm_conf_dir = "/nonexistent-greslint-test";
   o.cores = cores;
   r->file = parse_config_text(id, o, VersionProfile(kSlurm2405), r->sources, r->out);
   return r;
-}
-
-bool same_pair(const KeyValue& a, const KeyValue& b) {
-  return a.key == b.key && a.value == b.value && a.spec == b.spec && a.key_span.begin == b.key_span.begin &&
-         a.key_span.end == b.key_span.end && a.value_span.begin == b.value_span.begin &&
-         a.value_span.end == b.value_span.end && a.op == b.op && a.quoted == b.quoted;
 }
 
 /// `same_tails`: both read on one thread, so the same lines repeat a tail (a thread keeps
@@ -153,17 +145,17 @@ TEST_CASE("mapped files: what the model reads of a repeating line is not the fil
       if (!d.repeated_tail()) continue;
       ++repeating;
       CAPTURE(d.line);
-      REQUIRE_FALSE(inside(d.head().key, r->text));
-      REQUIRE_FALSE(inside(d.head().value, r->text));
-      REQUIRE_FALSE(inside(d.gap_text(), r->text));
-      for (const KeyValue& kv : d.rest()) REQUIRE_FALSE(inside(kv.value, r->text));
+      REQUIRE_FALSE(inside(d.head().key, text_of(*r)));
+      REQUIRE_FALSE(inside(d.head().value, text_of(*r)));
+      REQUIRE_FALSE(inside(d.gap_text(), text_of(*r)));
+      for (const KeyValue& kv : d.rest()) REQUIRE_FALSE(inside(kv.value, text_of(*r)));
     }
     CHECK(repeating > 30000);
     // From memory, nothing is copied: a small file's text costs nothing to keep.
     const auto in_memory = read(text, KeyTable::gres_conf, nullptr, c);
     const Directive& last = in_memory->file.directives.back();
     REQUIRE(last.repeated_tail());
-    CHECK(inside(last.head().value, in_memory->text));
+    CHECK(inside(last.head().value, text_of(*in_memory)));
   }
 }
 
@@ -178,7 +170,7 @@ TEST_CASE("mapped files: the pages read are let go, and read back intact", "[rea
   // Mapped with MAP_POPULATE, the whole file would be resident: 16 MB.
   CHECK(after - before < 4 * 1024);
   // The views into the file (a line parsed whole, a finding's span) still read its bytes.
-  REQUIRE(r->text == text);
+  REQUIRE(text_of(*r) == text);
   const Directive& first = r->file.directives.at(1);
   CHECK(first.head().value == "g100000");
   CHECK(r->sources.text(first.span) == "NodeName=g100000 Name=gpu Type=a100 File=/dev/nvidia0 Cores=0-7");
