@@ -483,6 +483,8 @@ class LimitsProbe(slurm_live.Probe):
                        {"HWLOC_SYNTHETIC": synth})
         self.wait_nodes(nodes)
         t = self.mark("slurmd", t)
+        self.wait_associations(dump_users(self.case_dir))
+        t = self.mark("associations", t)
         if os.environ.get("LIMITS_DEBUG"):
             for cmd in (["sacctmgr", "-P", "show", "assoc"],
                         ["sacctmgr", "-P", "show", "qos"],
@@ -498,6 +500,24 @@ class LimitsProbe(slurm_live.Probe):
         for res in jobs.values():
             res.pop("job_id", None)
         return jobs, refused
+
+    def wait_associations(self, users, limit=10.0):
+        """Until slurmctld's association manager holds every user of the
+        dumps. sacctmgr's additions reach the controller through slurmdbd a
+        moment after sacctmgr returns; a job submitted before that is refused
+        ("Invalid account or account/partition combination specified", once
+        on 22.05 in a CI run). Best effort: past `limit` (a user whose
+        association sacctmgr refused never comes) the jobs go in anyway, and
+        what Slurm makes of them is what is compared."""
+        deadline = time.time() + limit
+        while users and time.time() < deadline:
+            rc, out = self.run_cmd(["scontrol", "show", "assoc_mgr",
+                                    "flags=assoc"], 5)
+            if all("UserName=%s(" % u in out for u in users):
+                return
+            time.sleep(0.1)
+        if users:
+            self.timings["associations not all seen"] = len(users)
 
     def wait_registered(self, limit=15.0):
         """Until slurmdbd lists the cluster with the controller's address
