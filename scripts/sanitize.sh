@@ -29,6 +29,9 @@
 # Everything else runs, the hostile-input suite scaled for ASan (tests/hostile/test_hostile.py:
 # inputs /10, hang guard x10, no address-space cap because ASan reserves terabytes of it, and
 # the never-writes check on every fourth case), and why_captures on every third capture.
+# The suites that replay recorded cases by the hundred add detect_leaks=0 and
+# detect_stack_use_after_return=0 to the ASAN_OPTIONS below (greslint_bulk_replay,
+# tests/CMakeLists.txt); every other test runs with all of them.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build-asan}
