@@ -88,6 +88,14 @@ def main():
     w("Machine: %d CPUs (`nproc` = %s), %s, %s; load average at the end of the run %s."
       % (nproc, subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip(), cpu,
          platform.platform(), " / ".join(load_avg)))
+    fresh = os.path.join(out, "fresh-memory.json")
+    if os.path.exists(fresh):
+        f = json.load(open(fresh))
+        w("")
+        w("Fresh memory (bench/fresh_memory.py: a new process writes 120 MiB it has just mapped; ms per "
+          "100 MiB): %.1f median and %.1f at worst of 8 processes in 2 MiB pages, %.1f in 4 KiB pages. "
+          "Every whole-process figure below includes this cost for the memory its run fills."
+          % (f["huge_median"], f["huge_max"], f["small_pages"]))
     w("")
 
     # ---- Google Benchmark -------------------------------------------------------------------

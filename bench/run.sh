@@ -184,5 +184,10 @@ for shape in "${SHAPES[@]}"; do
   "$G" nodes "$DATA/s-$shape-broken" --slurm-version "$VERSION" --format json >"$OUT/shape-$shape-broken-nodes.json" || true
 done
 
+# What a page no process touched a moment before costs this machine: part of every figure
+# above, and most of the gap between runs on a virtual machine and on bare metal.
+say "fresh memory (bench/fresh_memory.py)"
+python3 "$ROOT/bench/fresh_memory.py" >"$OUT/fresh-memory.json"
+
 # ---- 5. report ------------------------------------------------------------------------------
 python3 "$ROOT/bench/report.py" --out "$OUT" --exprs "${EXPRS[@]}" --shapes "${SHAPES[@]}" | tee "$OUT/results.md"
