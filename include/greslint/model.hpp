@@ -63,7 +63,12 @@ std::string node_reason(const NodeClass& c, std::string_view nodes);
 /// (shorter list, last line) -> list. 0 is the empty list.
 class NodeGresLines {
  public:
-  void resize(std::uint32_t nodes) { list_of_.assign(nodes, 0), lists_.assign(1, {0, 0}); }
+  /// `lines`: how many list entries to make room for (one per node a line names).
+  void resize(std::uint32_t nodes, std::size_t lines = 0) {
+    list_of_.assign(nodes, 0);
+    lists_.reserve(lines + 1);
+    lists_.assign(1, {0, 0});
+  }
   /// Appends gres.conf line `line` to node `node`'s list. `longer` remembers the lists made
   /// by appending this line (old list -> new list), so that the nodes of one line that read
   /// the same lines so far keep sharing a list: it serves one line only, since no other line

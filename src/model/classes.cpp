@@ -122,28 +122,28 @@ void Analyzer::match_gres_lines() {
   IdMap longer;  ///< (list << 32 | content) -> id
   std::vector<std::uint32_t> last_line(node_count, NodeIndex::kNone);
   IdMap line_lists;  ///< a node's list before this line -> after it
-  node_gres_lines_.resize(node_count);
+  // A list entry per line a node reads: at least one per line, grown once past that.
+  node_gres_lines_.resize(node_count, gres_lines_.size());
   // GRS310, one finding per group of lines that say the same and name unknown nodes.
   std::vector<UnknownNames> groups;
   IdMap group_of;  ///< (content << 1 | any known) -> group
   // The last node found, across lines: files written node by node name the next node on
   // the next line (see NodeIndex::find_near).
   std::uint32_t previous = NodeIndex::kNone;
+  // The host the line before named alone, and its node (names are unique in the node table).
+  // Performance: a file written one line per GPU names each node on eight lines running;
+  // finding the name again, and the list's growth, were half of matching its 800,000 lines.
+  std::string_view last_host;
+  std::uint32_t last_host_node = NodeIndex::kNone;
   for (std::uint32_t li = 0; li < gres_lines_.size(); ++li) {
     const GresLine& g = gres_lines_[li];
     if (!g.node_scoped || !g.nodes_valid) continue;
     const GresLineNodes nodes = nodes_of(g, gres_hostlists_);
     std::vector<std::string> unknown;
     bool any = false;
-    spend(nodes.size(), g.d->head().value_span);
-    line_lists.clear();
-    IdMap* shared_lists = nodes.size() > 1 ? &line_lists : nullptr;
-    nodes.for_each([&](const std::string& host) {
-      const std::uint32_t n = node_index_.find_near(node_names, host, previous);
-      if (n == NodeIndex::kNone) {
-        if (unknown.size() < 256) unknown.push_back(host);
-        return;
-      }
+    spend(nodes.size(), g.d->head_value_span());
+    // Node n reads this line (once, however often the line names it).
+    auto add = [&](std::uint32_t n, IdMap* shared_lists) {
       any = true;
       if (last_line[n] == li) return;  // named twice on this line
       last_line[n] = li;
@@ -151,7 +151,31 @@ void Analyzer::match_gres_lines() {
       content_list_of_[n] =
           longer.try_emplace((std::uint64_t(content_list_of_[n]) << 32) | content[li], std::uint32_t(longer.size() + 1))
               .first;
-    });
+    };
+    if (!g.hostlist) {
+      const std::string_view host = g.d->head_value();
+      if (last_host_node == NodeIndex::kNone || host != last_host) {
+        last_host = host;
+        last_host_node = node_index_.find_near(node_names, host, previous);
+      }
+      if (last_host_node != NodeIndex::kNone) {
+        add(last_host_node, nullptr);
+        continue;
+      }
+      unknown.emplace_back(host);
+    } else {
+      last_host_node = NodeIndex::kNone;
+      line_lists.clear();
+      IdMap* shared_lists = nodes.size() > 1 ? &line_lists : nullptr;
+      nodes.for_each([&](const std::string& host) {
+        const std::uint32_t n = node_index_.find_near(node_names, host, previous);
+        if (n == NodeIndex::kNone) {
+          if (unknown.size() < 256) unknown.push_back(host);
+          return;
+        }
+        add(n, shared_lists);
+      });
+    }
     if (unknown.empty()) continue;
     const auto [group_id, fresh] =
         group_of.try_emplace((std::uint64_t(content[li]) << 1) | (any ? 1 : 0), std::uint32_t(groups.size()));

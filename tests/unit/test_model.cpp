@@ -168,3 +168,32 @@ TEST_CASE("model: a node's own NodeAddr= is checked when the text after it repea
   for (const Diagnostic& d : r->out.diagnostics())
     if (d.rule->id == "GRS106") CHECK(r->sources.text(d.span) == "10.0.0.[3-4]");
 }
+
+TEST_CASE("model: lines naming one node each, in runs, with unknown names and a list between", "[model]") {
+  // match_gres_lines reuses the node of the line before when a line names the same host: a
+  // run must end where the name changes, whatever comes between.
+  auto r = run(std::string(kHead) + "NodeName=n[1-2] Sockets=2 CoresPerSocket=32 Gres=gpu:a100:4\n",
+               "NodeName=n1 Name=gpu Type=a100 File=/dev/nvidia0\n"
+               "NodeName=n1 Name=gpu Type=a100 File=/dev/nvidia1\n"
+               "NodeName=n2 Name=gpu Type=a100 File=/dev/nvidia0\n"
+               "NodeName=x9 Name=gpu Type=a100 File=/dev/nvidia0\n"
+               "NodeName=x9 Name=gpu Type=a100 File=/dev/nvidia1\n"
+               "NodeName=n2 Name=gpu Type=a100 File=/dev/nvidia1\n"
+               "NodeName=n[1-2] Name=gpu Type=a100 File=/dev/nvidia2\n"
+               "NodeName=n2 Name=gpu Type=a100 File=/dev/nvidia3\n");
+  REQUIRE(r->cluster.config);
+  auto lines_of = [&](std::uint32_t node) {
+    std::vector<std::uint32_t> lines;
+    for (const GresLine* g : r->cluster.config->gres_lines_of(node)) lines.push_back(g->d->line);
+    return lines;
+  };
+  REQUIRE(r->cluster.node_names == std::vector<std::string>{"n1", "n2"});
+  CHECK(lines_of(0) == std::vector<std::uint32_t>{1, 2, 7});
+  CHECK(lines_of(1) == std::vector<std::uint32_t>{3, 6, 7, 8});
+  CHECK(r->node("n1").reason == "gres/gpu count reported lower than configured (3 < 4)");
+  CHECK(r->node("n2").verdict == Verdict::ok);
+  // Both lines naming x9, as one finding.
+  std::size_t unknown = 0;
+  for (const Diagnostic& d : r->out.diagnostics()) unknown += d.rule->id == "GRS310" ? 1 : 0;
+  CHECK(unknown == 1);
+}
