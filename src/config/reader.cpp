@@ -194,9 +194,9 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
   const bool may_repeat = plain && !tail.empty();
   const TailKey key = may_repeat ? TailKey(table, tail) : TailKey();
   if (may_repeat) {
-    auto it = repeated_tails_.find(key);
+    const RepeatedTail* repeated = find_tail(key);
     // A tail too far from the head for the directive to place it is parsed as it is.
-    if (it != repeated_tails_.end() && d.repeat(it->second, l.offsets[ptr])) return;
+    if (repeated && d.repeat(repeated, l.offsets[ptr])) return;
   }
   // A node's own addresses, right after its name (NodeName=n1 NodeAddr=10.0.0.1 ...): what
   // follows them may repeat an earlier line. Performance: a slurm.conf written from an
@@ -205,11 +205,11 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
   const OwnPrefix own = may_repeat && table == KeyTable::node_name ? own_prefix(table, l.text, ptr) : OwnPrefix{};
   const TailKey after_own_key = own.end != 0 ? TailKey(table, l.text.substr(own.end)) : TailKey();
   if (own.end != 0) {
-    auto it = repeated_tails_.find(after_own_key);
-    if (it != repeated_tails_.end() && !names_any(*it->second, own)) {
+    const RepeatedTail* repeated = find_tail(after_own_key);
+    if (repeated && !names_any(*repeated, own)) {
       // own_prefix made sure these pairs parse without a finding.
       parse_record(file, l, table, ptr, d, result, own.end);
-      if (d.repeat(it->second, l.offsets[own.end])) return;
+      if (d.repeat(repeated, l.offsets[own.end])) return;
       d.own_rest().clear();
     }
   }
@@ -219,6 +219,15 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
     remember_tail(key, relative_tail(d, tail, l.offsets[ptr], 0));
   if (own.end != 0 && repeated_tails_.size() < kMaxRepeatedTails && seen_before(after_own_key))
     remember_tail(after_own_key, relative_tail(d, after_own_key.text, l.offsets[own.end], own.count));
+}
+
+const RepeatedTail* Reader::find_tail(const TailKey& key) {
+  RecentTail& recent = recent_tails_[(key.hash >> 8) % recent_tails_.size()];
+  if (recent.tail && recent.key == key) return recent.tail;
+  const auto it = repeated_tails_.find(key);
+  if (it == repeated_tails_.end()) return nullptr;
+  recent = RecentTail{it->first, it->second};  // its key views the tail's own copy
+  return it->second;
 }
 
 void Reader::remember_tail(TailKey key, std::shared_ptr<RepeatedTail> tail) {

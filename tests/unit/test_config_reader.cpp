@@ -513,3 +513,25 @@ TEST_CASE("reader: find answers every key a record holds, in any case, and no ot
   }
   CHECK(p->file.directives[3].repeated_tail() != nullptr);
 }
+
+TEST_CASE("reader: a tail among more than the recently found ones is still the one it says", "[reader]") {
+  // 100 tails, said four times over in turn: more than Reader::find_tail's recent slots hold,
+  // so the slots are replaced while the lines alternate. A tail is kept once a second line
+  // says it; the lines of the last two rounds take it, each the tail whose text it says,
+  // never another tail that shares its slot.
+  std::string text;
+  for (int round = 0; round < 4; ++round)
+    for (int k = 0; k < 100; ++k)
+      text += "NodeName=n" + std::to_string(round) + " Name=gpu File=/dev/nvidia" + std::to_string(k) + "\n";
+  auto p = parse(text, KeyTable::gres_conf);
+  REQUIRE(p->file.directives.size() == 400);
+  for (int k = 0; k < 100; ++k) {
+    CAPTURE(k);
+    const Directive& third = p->file.directives[std::size_t(200 + k)];
+    const Directive& fourth = p->file.directives[std::size_t(300 + k)];
+    REQUIRE(third.repeated_tail() != nullptr);
+    CHECK(fourth.repeated_tail() == third.repeated_tail());
+    CHECK(fourth.find("File")->value == "/dev/nvidia" + std::to_string(k));
+    if (k > 0) CHECK(third.repeated_tail() != p->file.directives[std::size_t(199 + k)].repeated_tail());
+  }
+}
