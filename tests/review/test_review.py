@@ -31,8 +31,8 @@ A100_HALF = ("NodeName=a100-[01-08] Name=gpu Type=a100 File=/dev/nvidia[0-1] Cor
              "NodeName=a100-[01-04] Name=gpu Type=a100 File=/dev/nvidia[2-3] Cores=32-63\n")
 
 
-def run(*args, cwd=None):
-    return subprocess.run([GRESLINT, *args], capture_output=True, text=True, cwd=cwd)
+def run(*args, cwd=None, env=None):
+    return subprocess.run([GRESLINT, *args], capture_output=True, text=True, cwd=cwd, env=env)
 
 
 def validator():
@@ -323,8 +323,12 @@ class Git(Base):
             text = f.read()
         with open(shared, "w") as f:
             f.write(text.replace(A100_LINES, A100_HALF))
+        # A TMPDIR of its own: other tests running greslint diff at the same time (ctest -j)
+        # make their own greslint-diff-* directories in the shared one.
+        tmpdir = tempfile.mkdtemp(prefix="greslint-review-tmp-")
+        self.addCleanup(shutil.rmtree, tmpdir, True)
         p = run("diff", "--git", "HEAD", "etc/slurm/slurm.conf", "--slurm-version", "24.11", "--format", "json",
-                cwd=self.repo)
+                cwd=self.repo, env=dict(os.environ, TMPDIR=tmpdir))
         self.assertEqual(p.returncode, 1, p.stderr)
         report = json.loads(p.stdout)
         self.validator.validate(report)
@@ -333,9 +337,8 @@ class Git(Base):
         self.assertEqual((change["nodes"], change["after"]["reason"]), ("a100-[05-08]", DRAIN_REASON))
         [finding] = report["findings"]["introduced"]
         self.assertEqual(finding["location"], "shared/gres-nodes.conf:2:47")
-        # git's tree went to a private temporary directory, and it is gone.
-        leftovers = [d for d in os.listdir(tempfile.gettempdir()) if d.startswith("greslint-diff-")]
-        self.assertEqual(leftovers, [])
+        # git's tree went to a private temporary directory under TMPDIR, and it is gone.
+        self.assertEqual(os.listdir(tmpdir), [])
 
     def test_unknown_revision_and_no_repository_exit_2(self):
         shutil.copytree(PRODUCTION, os.path.join(self.repo, "cluster"))
