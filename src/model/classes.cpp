@@ -122,7 +122,8 @@ void Analyzer::match_gres_lines() {
   IdMap longer;  ///< (list << 32 | content) -> id
   std::vector<std::uint32_t> last_line(node_count, NodeIndex::kNone);
   IdMap line_lists;  ///< a node's list before this line -> after it
-  // A list entry per line a node reads: at least one per line, grown once past that.
+  // Room for an entry per line: a file written node by node has one per line; a list of
+  // several nodes adds more, grown past this once.
   node_gres_lines_.resize(node_count, gres_lines_.size());
   // GRS310, one finding per group of lines that say the same and name unknown nodes.
   std::vector<UnknownNames> groups;
