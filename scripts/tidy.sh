@@ -28,27 +28,45 @@ mapfile -t sources < <(git ls-files 'src/*.cpp')
 
 # Tidy reads the build's compile commands without the precompiled header (GRESLINT_PCH):
 # GCC's cannot be loaded by clang, and each source must compile from its own includes.
+# In a unity build (GRESLINT_UNITY_BUILD, what scripts/test.sh builds) a batch's command
+# compiles CMake's generated file that includes its sources: each source gets that command
+# of its own, which is the command the build without batches would have given it.
 db=$(mktemp -d)
 trap 'rm -rf "$db"' EXIT
 python3 - "$build/compile_commands.json" >"$db/compile_commands.json" <<'PY'
-import json, shlex, sys
+import json, re, shlex, sys
+
+def batch_sources(path):
+    return re.findall(r'^#include "(.*)"$', open(path).read(), re.M)
+
+def per_source(entry, args):
+    """A batch's entry as one entry per source it includes; any other entry as it is."""
+    if not re.search(r"/Unity/unity_[0-9]+_cxx\.cxx$", entry["file"]):
+        return [(entry, args)]
+    split = []
+    for source in batch_sources(entry["file"]):
+        own = [source if a == entry["file"] else a for a in args]
+        split.append((dict(entry, file=source), own))
+    return split
+
 entries = []
-for entry in json.load(open(sys.argv[1])):
-    args = shlex.split(entry.pop("command")) if "command" in entry else entry["arguments"]
-    kept, i = [], 0
-    while i < len(args):
-        arg, rest = args[i], args[i + 1:i + 4]
-        if arg == "-Winvalid-pch":
-            i += 1
-        elif arg == "-include" and rest and "cmake_pch" in rest[0]:
-            i += 2  # GCC: -include .../cmake_pch.hxx
-        elif arg == "-Xclang" and len(rest) == 3 and rest[0] in ("-include", "-include-pch") and "cmake_pch" in rest[2]:
-            i += 4  # clang: -Xclang -include-pch -Xclang .../cmake_pch.hxx.pch (and -include)
-        else:
-            kept.append(arg)
-            i += 1
-    entry["arguments"] = kept
-    entries.append(entry)
+for original in json.load(open(sys.argv[1])):
+    args = shlex.split(original.pop("command")) if "command" in original else original["arguments"]
+    for entry, args in per_source(original, args):
+        kept, i = [], 0
+        while i < len(args):
+            arg, rest = args[i], args[i + 1:i + 4]
+            if arg == "-Winvalid-pch":
+                i += 1
+            elif arg == "-include" and rest and "cmake_pch" in rest[0]:
+                i += 2  # GCC: -include .../cmake_pch.hxx
+            elif arg == "-Xclang" and len(rest) == 3 and rest[0] in ("-include", "-include-pch") and "cmake_pch" in rest[2]:
+                i += 4  # clang: -Xclang -include-pch -Xclang .../cmake_pch.hxx.pch (and -include)
+            else:
+                kept.append(arg)
+                i += 1
+        entry["arguments"] = kept
+        entries.append(entry)
 json.dump(entries, sys.stdout, indent=1)
 PY
 
@@ -103,13 +121,33 @@ if $all; then
   files=("${sources[@]}")
 else
   # ninja -t deps: "OBJECT: #deps N, ..." then one indented path per line, the source first.
-  mapfile -t files < <(ninja -C "$build" -t deps | awk -v root="$PWD/" -v changed="$changed" '
-    BEGIN { n = split(changed, c, "\n"); for (i = 1; i <= n; i++) if (c[i] != "") hit[c[i]] = 1 }
-    /^[^ ]/ { first = 1; next }
-    /^    / { path = $1; sub("^" root, "", path)
-              if (first) { source = path; first = 0 }
-              if (path in hit) picked[source] = 1 }
-    END { for (s in picked) print s }' | sort)
+  # A unity batch's object lists the headers of all its sources together: a changed header
+  # there picks every source of the batch (a few more than need it, never fewer); a changed
+  # source picks itself.
+  mapfile -t files < <(ninja -C "$build" -t deps | python3 -c '
+import re, sys
+root, hit = sys.argv[1], set(filter(None, sys.argv[2].split("\n")))
+picked, sources, first = set(), [], False
+for line in sys.stdin:
+    if not line.startswith(" "):
+        first = True
+        continue
+    path = line.strip()
+    if first:
+        first = False
+        if re.search(r"/Unity/unity_[0-9]+_cxx[.]cxx$", path):
+            sources = re.findall(r"^#include \"(.*)\"$", open(path).read(), re.M)
+        else:
+            sources = [path]
+        sources = [s[len(root):] if s.startswith(root) else s for s in sources]
+        picked.update(hit.intersection(sources))
+        continue
+    if path.startswith(root):
+        path = path[len(root):]
+    if path in hit:
+        picked.update([path] if path in sources else sources)
+print("\n".join(sorted(picked)))
+' "$PWD/" "$changed")
   declare -A tracked=()
   for s in "${sources[@]}"; do tracked[$s]=1; done
   # greslint_core's sources see the headers of its precompiled header through that header

@@ -24,7 +24,7 @@ struct Parsed {
   ConfigFile file;
 };
 
-std::unique_ptr<Parsed> parse(std::string text, KeyTable table = KeyTable::slurm_conf,
+std::unique_ptr<Parsed> parse_config(std::string text, KeyTable table = KeyTable::slurm_conf,
                               SlurmVersion v = kSlurm2205) {
   auto p = std::make_unique<Parsed>();
   FileId id = p->sources.add("slurm.conf", std::move(text));
@@ -55,7 +55,7 @@ TEST_CASE("reader: Slurm's parse errors with their exact log line and position",
       {"NodeName=n1 CPUs=4 Gres=\n", "GRS001", "Parse error in file slurm.conf line 1: \" Gres=\"", 1, 20},
   }));
   CAPTURE(text);
-  auto p = parse(text);
+  auto p = parse_config(text);
   REQUIRE(p->out.diagnostics().size() == 1);
   const Diagnostic& d = p->out.diagnostics().front();
   CHECK(d.rule->id == rule);
@@ -67,14 +67,14 @@ TEST_CASE("reader: Slurm's parse errors with their exact log line and position",
 
 TEST_CASE("reader: comments, escapes and continuations follow parse_config.c", "[reader]") {
   SECTION("\\# is a literal '#', and quotes do not protect '#'") {
-    auto p = parse("ClusterName=a\\#b\nSlurmctldHost=\"x#y\"\n");
+    auto p = parse_config("ClusterName=a\\#b\nSlurmctldHost=\"x#y\"\n");
     REQUIRE(p->file.directives.size() == 2);
     CHECK(p->file.directives[0].head().value == "a#b");
     CHECK(p->out.diagnostics().empty());  // the comment cuts the quote: the value is \"x
     CHECK(p->file.directives[1].head().value == "\"x");
   }
   SECTION("a continuation joins with no space and keeps physical positions") {
-    auto p = parse("Name=gpu\\\nFile=/dev/nvidia0\n", KeyTable::gres_conf);
+    auto p = parse_config("Name=gpu\\\nFile=/dev/nvidia0\n", KeyTable::gres_conf);
     REQUIRE(p->file.directives.size() == 1);
     CHECK(p->file.directives[0].head().value == "gpuFile=/dev/nvidia0");
     const auto& diags = p->out.diagnostics();
@@ -84,18 +84,18 @@ TEST_CASE("reader: comments, escapes and continuations follow parse_config.c", "
     CHECK(at(*p, diags[0]).column == 1);
   }
   SECTION("a token after a continuation reports its own physical line") {
-    auto p = parse("NodeName=n1 \\\n   CPUs=abc\n");
+    auto p = parse_config("NodeName=n1 \\\n   CPUs=abc\n");
     REQUIRE(p->out.diagnostics().size() == 1);
     CHECK(at(*p, p->out.diagnostics()[0]).line == 2);
     CHECK(at(*p, p->out.diagnostics()[0]).column == 9);
   }
   SECTION("a backslash inside a comment does not continue the line") {
-    auto p = parse("ClusterName=x # note \\\nGresTypes=gpu\n");
+    auto p = parse_config("ClusterName=x # note \\\nGresTypes=gpu\n");
     CHECK(p->file.directives.size() == 2);
     CHECK(p->out.diagnostics().empty());
   }
   SECTION("CRLF files parse") {
-    auto p = parse("ClusterName=x\r\nGresTypes=gpu\r\n");
+    auto p = parse_config("ClusterName=x\r\nGresTypes=gpu\r\n");
     CHECK(p->out.diagnostics().empty());
     CHECK(p->file.directives[1].head().value == "gpu");
   }
@@ -108,7 +108,7 @@ TEST_CASE("reader: comments, escapes and continuations follow parse_config.c", "
         "NodeName=b CPUs=4 \\\nGres=gpu:1\n"
         "NodeName=c CPUs=4 Gres=gpu:1\n"
         "NodeName=d CPUs=4 \\\nGres=gpu:1\n";
-    auto p = parse(text);
+    auto p = parse_config(text);
     REQUIRE(p->file.directives.size() == 4);
     CHECK(p->out.diagnostics().empty());
     for (const Directive& d : p->file.directives) {
@@ -127,7 +127,7 @@ TEST_CASE("reader: comments, escapes and continuations follow parse_config.c", "
   SECTION("pairs view text that stays put while more files are read") {
     // Short files and short cooked lines live inside their std::string (small-string
     // buffer): the SourceManager must not move them as it grows, or the views dangle.
-    auto p = parse("ClusterName=a\\#b\nGresTypes=gp\\\nu\nSlurmUser=x\n");
+    auto p = parse_config("ClusterName=a\\#b\nGresTypes=gp\\\nu\nSlurmUser=x\n");
     for (int i = 0; i < 200; ++i) p->sources.add("other" + std::to_string(i), "x");
     SourceManager moved = std::move(p->sources);
     REQUIRE(p->file.directives.size() == 3);
@@ -140,32 +140,32 @@ TEST_CASE("reader: comments, escapes and continuations follow parse_config.c", "
 
 TEST_CASE("reader: values, operators, duplicates", "[reader]") {
   SECTION("Key= followed by a space takes the next token") {
-    auto p = parse("NodeName=n1 Gres= CPUs=8\n");
+    auto p = parse_config("NodeName=n1 Gres= CPUs=8\n");
     REQUIRE(p->file.directives.size() == 1);
     CHECK(p->file.directives[0].find("Gres")->value == "CPUs=8");
     REQUIRE(p->out.diagnostics().size() == 1);
     CHECK(p->out.diagnostics()[0].rule->id == "GRS006");
   }
   SECTION("numbers are C literals") {
-    auto p = parse("NodeName=n1 CoresPerSocket=010 Sockets=0x2\n");
+    auto p = parse_config("NodeName=n1 CoresPerSocket=010 Sockets=0x2\n");
     CHECK(p->out.diagnostics().empty());
   }
   SECTION("a repeated key keeps the last value and is reported") {
-    auto p = parse("NodeName=n1 CPUs=4 CPUs=8\n");
+    auto p = parse_config("NodeName=n1 CPUs=4 CPUs=8\n");
     CHECK(p->file.directives[0].find("CPUs")->value == "8");
     REQUIRE(p->out.diagnostics().size() == 1);
     CHECK(p->out.diagnostics()[0].slurm_message == "CPUs 1 specified more than once, latest value used");
   }
   SECTION("keys are case-insensitive, values keep their case") {
-    auto p = parse("nodename=N1 gres=gpu:A100:2\n");
+    auto p = parse_config("nodename=N1 gres=gpu:A100:2\n");
     CHECK(p->out.diagnostics().empty());
     CHECK(p->file.directives[0].find("Gres")->value == "gpu:A100:2");
   }
   SECTION("a key of a newer release is unknown to 22.05, with a suggestion for typos") {
-    auto p = parse("NodeName=n1 RestrictedCoresPerGPU=1\n");
+    auto p = parse_config("NodeName=n1 RestrictedCoresPerGPU=1\n");
     REQUIRE(p->out.diagnostics().size() == 1);
     CHECK(p->out.diagnostics()[0].rule->id == "GRS002");
-    auto q = parse("NodeName=n1 Name=gpu Fille=/dev/nvidia0\n", KeyTable::gres_conf);
+    auto q = parse_config("NodeName=n1 Name=gpu Fille=/dev/nvidia0\n", KeyTable::gres_conf);
     REQUIRE(q->out.diagnostics().size() == 1);
     CHECK(q->out.diagnostics()[0].help == "did you mean File?");
   }
@@ -354,7 +354,7 @@ TEST_CASE("sources: line and column of every byte, whatever the lines' lengths",
 }
 
 TEST_CASE("DirectiveIndex: settings and each record key's lines, in file order, any case", "[reader]") {
-  auto p = parse("ClusterName=c\n"
+  auto p = parse_config("ClusterName=c\n"
                  "NodeName=a CPUs=1\n"
                  "PartitionName=p1 Nodes=a\n"
                  "nodename=b CPUs=1\n"
@@ -386,7 +386,7 @@ TEST_CASE("reader: a record's tail is shared once a second line says it, and rea
   SECTION("two tails that alternate line by line are both shared from their third line") {
     std::string text;
     for (int i = 0; i < 8; ++i) text += "NodeName=n" + std::to_string(i) + (i % 2 ? b : a);
-    auto p = parse(text);
+    auto p = parse_config(text);
     REQUIRE(p->file.directives.size() == 8);
     for (std::size_t i = 0; i < 8; ++i) {
       CAPTURE(i);
@@ -408,7 +408,7 @@ TEST_CASE("reader: a record's tail is shared once a second line says it, and rea
     std::string text;
     for (int i = 0; i < 4; ++i) text += "NodeName=\"q" + std::to_string(i) + "\"" + b;
     for (int i = 0; i < 4; ++i) text += "NodeName=f" + std::to_string(i) + far + "CPUs=32 Gres=gpu:h100:4\n";
-    auto p = parse(text);
+    auto p = parse_config(text);
     REQUIRE(p->file.directives.size() == 8);
     for (std::size_t i = 0; i < 8; ++i) {
       CAPTURE(i);
@@ -426,7 +426,7 @@ TEST_CASE("reader: a record's tail is shared once a second line says it, and rea
   SECTION("lines that each say something else keep no tail") {
     std::string text;
     for (int i = 0; i < 5000; ++i) text += "NodeName=n" + std::to_string(i) + " Weight=" + std::to_string(i) + a;
-    auto p = parse(text);
+    auto p = parse_config(text);
     REQUIRE(p->file.directives.size() == 5000);
     CHECK(std::none_of(p->file.directives.begin(), p->file.directives.end(),
                        [](const Directive& d) { return d.repeated_tail() != nullptr; }));
@@ -440,7 +440,7 @@ TEST_CASE("reader: a record's tail is shared once a second line says it, and rea
       const std::string n = std::to_string(i);
       text += "NodeName=n" + n + (i < 3 ? " NodeAddr=10.0.0." + n : " nodehostname=h" + n + " NodeAddr=10.0.0." + n) + a;
     }
-    auto p = parse(text);
+    auto p = parse_config(text);
     REQUIRE(p->file.directives.size() == 6);
     CHECK(p->out.diagnostics().empty());
     for (std::size_t i = 0; i < 6; ++i) {
@@ -480,7 +480,7 @@ TEST_CASE("reader: a record's tail is shared once a second line says it, and rea
     for (const char* m : {"m1", "m2", "m3"})
       text += std::string("NodeName=") + m + " CPUs=64 Gres=gpu:a100:8 State=UNKNOWN NodeAddr=x\n";
     text += "NodeName=n9 NodeAddr=10.0.0.9 CPUs=64 Gres=gpu:a100:8 State=UNKNOWN NodeAddr=x\n";
-    auto p = parse(text);
+    auto p = parse_config(text);
     REQUIRE(p->file.directives.size() == 7);
     REQUIRE(p->file.directives[5].repeated_tail() != nullptr);
     const Directive& d = p->file.directives[6];
@@ -498,7 +498,7 @@ TEST_CASE("reader: find answers every key a record holds, in any case, and no ot
   const std::string tail = " Sockets=2 CoresPerSocket=8 RealMemory=1000 Gres=gpu:2 State=UNKNOWN\n";
   std::string text;
   for (int i = 0; i < 4; ++i) text += "NodeName=n" + std::to_string(i) + tail;  // the last two share their tail
-  auto p = parse(text);
+  auto p = parse_config(text);
   REQUIRE(p->file.directives.size() == 4);
   const std::vector<std::pair<std::string, std::string>> held = {
       {"Sockets", "2"}, {"coresPERsocket", "8"}, {"REALMEMORY", "1000"}, {"gres", "gpu:2"}, {"State", "UNKNOWN"}};
@@ -523,7 +523,7 @@ TEST_CASE("reader: a tail among more than the recently found ones is still the o
   for (int round = 0; round < 4; ++round)
     for (int k = 0; k < 100; ++k)
       text += "NodeName=n" + std::to_string(round) + " Name=gpu File=/dev/nvidia" + std::to_string(k) + "\n";
-  auto p = parse(text, KeyTable::gres_conf);
+  auto p = parse_config(text, KeyTable::gres_conf);
   REQUIRE(p->file.directives.size() == 400);
   for (int k = 0; k < 100; ++k) {
     CAPTURE(k);

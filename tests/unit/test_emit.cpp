@@ -343,7 +343,7 @@ struct Fixture {
   }
 };
 
-std::vector<std::string> lines_of(const std::string& text) {
+std::vector<std::string> output_lines(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
@@ -468,7 +468,7 @@ TEST_CASE("text carets line up with tabs, UTF-8 and escaped controls", "[emit]")
   options.base_dir = "/base";
   std::ostringstream out;
   emit_report(Format::text, report, sm, options, out);
-  const auto lines = lines_of(out.str());
+  const auto lines = output_lines(out.str());
   REQUIRE(lines.size() >= 3);
   CHECK(lines[0] == "gres.conf:1:22: warning: count [GRS301 count-lower-than-configured]");
   CHECK(lines[1] == "    1 | Name=gpu        Type=caf\xc3\xa9\\x1b Count=4");
@@ -510,7 +510,7 @@ TEST_CASE("text underlines a span that crosses lines to the end of its first lin
   report.diagnostics.push_back(d);
   std::ostringstream out;
   emit_report(Format::text, report, sm, EmitOptions{}, out);
-  const auto lines = lines_of(out.str());
+  const auto lines = output_lines(out.str());
   REQUIRE(lines.size() >= 3);
   CHECK(lines[0] == "gres.conf:1:10: error: continued [GRS301 count-lower-than-configured]");
   CHECK(lines[1] == "    1 | Name=gpu File=/dev/nvidia0 \\");
@@ -844,7 +844,7 @@ TEST_CASE("github annotations survive hostile config values", "[emit]") {
   emit_report(Format::github, report, sm, options, out);
   const std::string text = out.str();
 
-  const auto lines = lines_of(text);
+  const auto lines = output_lines(text);
   REQUIRE(lines.size() == 2);  // no value could add a line, hence no command
   CHECK_THAT(lines[0], Catch::StartsWith("::warning file=odd%2Cname%3Ax.conf,line=1,col=22,endLine=1,endColumn=37,"
                                          "title=GRS991 test-degraded::unknown Type=::error::x\\x0a::error"));
@@ -1035,7 +1035,7 @@ TEST_CASE("random bytes and spans never break any format", "[emit]") {
     CHECK_FALSE(has_c0_control(text, true));
     const std::string github = emit(Format::github);
     CHECK_FALSE(has_c0_control(github, true));
-    CHECK(lines_of(github).size() == report.diagnostics.size());
+    CHECK(output_lines(github).size() == report.diagnostics.size());
     CHECK_FALSE(has_c0_control(emit(Format::junit), true));
   }
 }

@@ -33,7 +33,7 @@ std::unique_ptr<Gathered> gather(std::string text) {
   return g;
 }
 
-std::vector<std::uint32_t> lines_of(const model::GresRecords& r) {
+std::vector<std::uint32_t> record_lines(const model::GresRecords& r) {
   std::vector<std::uint32_t> out;
   for (const GresLine& l : r.lines) out.push_back(l.d->line);
   return out;
@@ -50,7 +50,7 @@ TEST_CASE("gres records: Name= lines first, then NodeName= lines, each in file o
       "Name=mps Count=100\n"
       "NodeName=n3 Name=gpu File=/dev/nvidia0\n");
   const model::GresRecords& r = g->records;
-  CHECK(lines_of(r) == std::vector<std::uint32_t>{2, 5, 1, 3, 6});
+  CHECK(record_lines(r) == std::vector<std::uint32_t>{2, 5, 1, 3, 6});
   std::vector<std::uint32_t> order;
   for (const GresLine& l : r.lines) order.push_back(l.file_order);
   CHECK(order == std::vector<std::uint32_t>{1, 3, 0, 2, 4});  // the AutoDetect= setting is no record
@@ -73,7 +73,7 @@ TEST_CASE("gres records: content ids count up in Slurm's list order", "[gres_rec
       "Name=gpu Type=a100 File=/dev/nvidia1\n"      // line 5: the same text as line 3
       "NodeName=n4 Name=gpu File=/dev/nvidia0\n");  // line 6: two Name= lines before it
   const model::GresRecords& r = g->records;
-  REQUIRE(lines_of(r) == std::vector<std::uint32_t>{3, 5, 1, 2, 4, 6});
+  REQUIRE(record_lines(r) == std::vector<std::uint32_t>{3, 5, 1, 2, 4, 6});
   // Found in file order, line 1 would take id 0; in Slurm's order the global lines come first.
   CHECK(r.contents == std::vector<std::uint32_t>{0, 0, 1, 1, 2, 3});
 }
@@ -86,7 +86,7 @@ TEST_CASE("gres records: a file without Name= lines keeps its ids in file order"
       "NodeName=n2 Name=gpu File=/dev/nvidia1 Cores=8-15\n"
       "NodeName=n3 Name=gpu File=/dev/nvidia2 Cores=16-23\n");
   const model::GresRecords& r = g->records;
-  CHECK(lines_of(r) == std::vector<std::uint32_t>{1, 2, 3, 4, 5});
+  CHECK(record_lines(r) == std::vector<std::uint32_t>{1, 2, 3, 4, 5});
   CHECK(r.contents == std::vector<std::uint32_t>{0, 1, 0, 1, 2});
   CHECK(r.global_lines.empty());
 }

@@ -24,7 +24,7 @@ Span whole(std::string_view text, std::uint32_t at = 0) {
   return Span{FileId{0}, at, at + static_cast<std::uint32_t>(text.size())};
 }
 
-HostlistResult parse(std::string_view text, const VersionProfile& profile = v2205) {
+HostlistResult parse_hostlist(std::string_view text, const VersionProfile& profile = v2205) {
   return parse_hostlist(text, whole(text), profile);
 }
 
@@ -35,7 +35,7 @@ std::string joined(const std::vector<std::string>& v) {
 }
 
 std::string expanded(std::string_view text, const VersionProfile& profile = v2205) {
-  HostlistResult r = parse(text, profile);
+  HostlistResult r = parse_hostlist(text, profile);
   if (!r.ok()) return "<invalid: " + (r.errors.empty() ? std::string() : r.errors.front().message) + ">";
   return joined(r.list->expand());
 }
@@ -115,7 +115,7 @@ TEST_CASE("hostlist: expansion in scontrol show hostnames order (all verified ag
     CHECK(expanded(c.expr) == c.hosts);
   }
   CHECK(expanded("[") == "");
-  CHECK(parse("[").list->size() == 1);  // one host with an empty name
+  CHECK(parse_hostlist("[").list->size() == 1);  // one host with an empty name
 }
 
 TEST_CASE("hostlist: rejections carry Slurm's exact message and the narrowest span", "[hostlist]") {
@@ -167,7 +167,7 @@ TEST_CASE("hostlist: rejections carry Slurm's exact message and the narrowest sp
   };
   for (const Case& c : cases) {
     CAPTURE(c.expr, c.profile->version().str());
-    HostlistResult r = parse(c.expr, *c.profile);
+    HostlistResult r = parse_hostlist(c.expr, *c.profile);
     CHECK_FALSE(r.ok());
     REQUIRE(r.errors.size() == 1);
     CHECK(r.errors[0].message == c.message);
@@ -293,7 +293,7 @@ TEST_CASE("hostlist: widths and plain names split like Slurm's hostname handling
   };
   for (const Case& c : cases) {
     CAPTURE(c.expr);
-    HostlistResult r = parse(c.expr);
+    HostlistResult r = parse_hostlist(c.expr);
     REQUIRE(r.ok());
     const HostRange& hr = r.list->ranges().front();
     CHECK(hr.prefix == c.prefix);
@@ -338,14 +338,14 @@ TEST_CASE("hostlist: membership follows hostlist_find (verified against libslurm
   };
   for (const Case& c : cases) {
     CAPTURE(c.list, c.host);
-    HostlistResult r = parse(c.list);
+    HostlistResult r = parse_hostlist(c.list);
     REQUIRE(r.ok());
     CHECK(r.list->contains(c.host) == c.found);
     CHECK((r.list->find_unindexed(c.host) != nullptr) == c.found);
   }
 
   SECTION("find returns the range that holds the host") {
-    HostlistResult r = parse("gpu[01-04,05-08],cpu[1-3]");
+    HostlistResult r = parse_hostlist("gpu[01-04,05-08],cpu[1-3]");
     REQUIRE(r.ok());
     const HostRange* hr = r.list->find("gpu06");
     REQUIRE(hr);
@@ -355,7 +355,7 @@ TEST_CASE("hostlist: membership follows hostlist_find (verified against libslurm
     CHECK(r.list->find("cpu2")->prefix == "cpu");
   }
   SECTION("23.11 suffix hosts match only by exact spelling") {
-    HostlistResult r = parse("n[08-10]-ib,m[1-2]", v2311);
+    HostlistResult r = parse_hostlist("n[08-10]-ib,m[1-2]", v2311);
     REQUIRE(r.ok());
     CHECK(joined(r.list->expand()) == "n08-ib n09-ib n10-ib m1 m2");
     CHECK(r.list->contains("n09-ib"));
@@ -385,7 +385,7 @@ TEST_CASE("hostlist: the membership index answers like Slurm's linear walk", "[h
       default: text += p + "[" + lo_text + "-" + std::to_string(lo + rng() % 20) + "]"; break;
     }
   }
-  HostlistResult r = parse(text);
+  HostlistResult r = parse_hostlist(text);
   REQUIRE(r.ok());
   std::vector<std::string> queries = r.list->expand();
   for (std::size_t i = 0, n = queries.size(); i < n; ++i) {
@@ -418,7 +418,7 @@ TEST_CASE("hostlist: the index answers like the linear walk for 23.11 suffixes, 
     text += std::string(prefixes[rng() % 4]) + "[" + std::to_string(lo) + "-" + std::to_string(lo + rng() % 5) + "]" +
             suffixes[rng() % 4];
   }
-  const HostlistResult r = parse(text, v2311);
+  const HostlistResult r = parse_hostlist(text, v2311);
   REQUIRE(r.ok());
   REQUIRE(r.list->ranges().size() > 32);  // long enough to be indexed
   std::vector<std::string> queries = r.list->expand();
@@ -483,14 +483,14 @@ TEST_CASE("hostlist: folding matches scontrol show hostlist / hostlistsorted", "
   };
   for (const Case& c : cases) {
     CAPTURE(c.expr);
-    HostlistResult r = parse(c.expr);
+    HostlistResult r = parse_hostlist(c.expr);
     REQUIRE(r.ok());
     CHECK(fold_hostlist(*r.list) == c.as_written);
     CHECK(fold_hostlist(*r.list, FoldOrder::slurm_sorted) == c.slurm_sorted);
     CHECK(fold_hostlist(*r.list, FoldOrder::sorted_unique) == c.unique);
   }
   SECTION("23.11 suffix hosts fold one by one, as Slurm stores them") {
-    HostlistResult r = parse("n[1-2]-ib,n3", v2311);
+    HostlistResult r = parse_hostlist("n[1-2]-ib,n3", v2311);
     REQUIRE(r.ok());
     CHECK(fold_hostlist(*r.list) == "n1-ib,n2-ib,n3");
   }
@@ -509,16 +509,16 @@ TEST_CASE("hostlist: folding matches scontrol show hostlist / hostlistsorted", "
 
 TEST_CASE("hostlist: version differences", "[hostlist]") {
   SECTION("missing ]: 22.05 invents a host, 23.02+ rejects") {
-    HostlistResult old = parse("n[1-3", v2205);
+    HostlistResult old = parse_hostlist("n[1-3", v2205);
     REQUIRE(old.ok());
     CHECK(joined(old.list->expand()) == "n]");
     REQUIRE(old.warnings.size() == 1);
     CHECK(old.warnings[0].message == "`n[1-3' has no `]'; Slurm 22.05 reads it as the host `n]' (23.02 rejects it)");
-    for (const VersionProfile* p : {&v2302, &v2311, &v2511}) CHECK_FALSE(parse("n[1-3", *p).ok());
+    for (const VersionProfile* p : {&v2302, &v2311, &v2511}) CHECK_FALSE(parse_hostlist("n[1-3", *p).ok());
   }
   SECTION("suffix after ]: invalid before 23.11") {
-    CHECK_FALSE(parse("n[1-3]-ib", v2205).ok());
-    CHECK_FALSE(parse("n[1-3]-ib", v2302).ok());
+    CHECK_FALSE(parse_hostlist("n[1-3]-ib", v2205).ok());
+    CHECK_FALSE(parse_hostlist("n[1-3]-ib", v2302).ok());
     CHECK(expanded("n[1-3]-ib", v2311) == "n1-ib n2-ib n3-ib");
     CHECK(expanded("n[1-2]]", v2311) == "n1] n2]");
     CHECK(expanded("r[1-2]n[3]-ib", v2511) == "r1n3-ib r2n3-ib");
@@ -534,20 +534,20 @@ TEST_CASE("hostlist: version differences", "[hostlist]") {
 }
 
 TEST_CASE("hostlist: logged-but-ignored errors and warnings", "[hostlist]") {
-  HostlistResult r = parse("a[3-1]b[1-2]c[1],d5");
+  HostlistResult r = parse_hostlist("a[3-1]b[1-2]c[1],d5");
   REQUIRE(r.ok());
   CHECK(joined(r.list->expand()) == "d5");
   REQUIRE(r.errors.size() == 1);  // Slurm logs it once per prefix; greslint once
   CHECK(r.errors[0].message == "_parse_single_range: Invalid range: `3-1'");
   CHECK(r.errors[0].span.begin == 2);
 
-  HostlistResult w = parse("n[1, 2]");
+  HostlistResult w = parse_hostlist("n[1, 2]");
   REQUIRE(w.ok());
   REQUIRE(w.warnings.size() == 1);
   CHECK(w.warnings[0].message == "` 2' is not plain digits; Slurm reads it as 2 padded to width 2");
   CHECK(w.warnings[0].span.begin == 4);
 
-  HostlistResult t = parse("a[0-40000,40001-65535,0-3]b[0-1]c[5]");
+  HostlistResult t = parse_hostlist("a[0-40000,40001-65535,0-3]b[0-1]c[5]");
   REQUIRE(t.ok());
   CHECK(t.list->size() == 131072);  // the fourth item of the leftmost group is silently dropped
   REQUIRE(t.warnings.size() == 1);
@@ -556,7 +556,7 @@ TEST_CASE("hostlist: logged-but-ignored errors and warnings", "[hostlist]") {
 
 TEST_CASE("hostlist: limits", "[hostlist][limits]") {
   SECTION("65536 hosts per range") {
-    HostlistResult r = parse("n[0-65535]");
+    HostlistResult r = parse_hostlist("n[0-65535]");
     REQUIRE(r.ok());
     CHECK(r.list->size() == 65536);
     CHECK(r.list->ranges().size() == 1);
@@ -564,21 +564,21 @@ TEST_CASE("hostlist: limits", "[hostlist][limits]") {
     hosts = r.list->expand();
     CHECK(hosts.size() == 65536);
     CHECK(hosts.back() == "n65535");
-    CHECK_FALSE(parse("n[0-65536]").ok());
-    CHECK_FALSE(parse("n[1-65537]").ok());
-    CHECK(parse("n[1-65536]").ok());
+    CHECK_FALSE(parse_hostlist("n[0-65536]").ok());
+    CHECK_FALSE(parse_hostlist("n[1-65537]").ok());
+    CHECK(parse_hostlist("n[1-65536]").ok());
   }
   SECTION("65536 expanded prefixes per group") {
-    CHECK(parse("a[0-65535]b[1]").ok());
-    CHECK(parse("a[0-65535]b[1]").list->size() == 65536);
-    CHECK_FALSE(parse("a[0-65535,7]b[1]").ok());
+    CHECK(parse_hostlist("a[0-65535]b[1]").ok());
+    CHECK(parse_hostlist("a[0-65535]b[1]").list->size() == 65536);
+    CHECK_FALSE(parse_hostlist("a[0-65535,7]b[1]").ok());
   }
   SECTION("256K ranges in one bracket; more is Slurm's fatal") {
     std::string ok = "n[";
     for (std::uint64_t i = 0; i < kMaxRangesPerBracket; ++i) ok += (i ? ",": "") + std::to_string(i % 1000 * 2);
     ok += "]";
     HostlistResult r;
-    r = parse(ok);
+    r = parse_hostlist(ok);
     REQUIRE(r.ok());
     CHECK(r.list->size() == kMaxRangesPerBracket);
 
@@ -586,17 +586,17 @@ TEST_CASE("hostlist: limits", "[hostlist][limits]") {
     for (int i = 0; i < 300000; ++i) over += (i ? "," : "") + std::to_string(i % 7);
     over += "]";
     HostlistResult e;
-    e = parse(over);
+    e = parse_hostlist(over);
     CHECK_FALSE(e.ok());
     REQUIRE(e.errors.size() == 1);
     CHECK(e.errors[0].message == "_parse_range_list: Too many ranges, can't process entire list");
     CHECK(e.errors[0].slurm_logs);
   }
   SECTION("huge bounds are rejected without expanding") {
-    CHECK_FALSE(parse("n[0-99999999999]").ok());
-    CHECK_FALSE(parse("n[0-65535]m[0-65535]k[0-65535]").ok());
-    CHECK_FALSE(parse("a[0-65535]b[0-65535]c[0-65535]d[0-65535]").ok());
-    HostlistResult r = parse("n[0-65535]m[0-65535]k[0-65535]");
+    CHECK_FALSE(parse_hostlist("n[0-99999999999]").ok());
+    CHECK_FALSE(parse_hostlist("n[0-65535]m[0-65535]k[0-65535]").ok());
+    CHECK_FALSE(parse_hostlist("a[0-65535]b[0-65535]c[0-65535]d[0-65535]").ok());
+    HostlistResult r = parse_hostlist("n[0-65535]m[0-65535]k[0-65535]");
     REQUIRE(r.errors.size() == 1);
     CHECK(r.errors[0].message ==
           "hostlist needs 4294967296 ranges; Slurm would build every one of them, greslint stops at 1048576");
@@ -607,7 +607,7 @@ TEST_CASE("hostlist: limits", "[hostlist][limits]") {
     std::string big = "n[";
     for (int i = 0; i < 32768; ++i) big += (i ? "," : "") + std::string("0-65535");
     big += "]";
-    HostlistResult r = parse(big);
+    HostlistResult r = parse_hostlist(big);
     CHECK_FALSE(r.ok());
     REQUIRE(r.errors.size() == 1);
     CHECK(r.errors[0].message ==
@@ -624,7 +624,7 @@ TEST_CASE("hostlist: 100,000 separate ranges: membership and folding", "[hostlis
     text += (text.empty() ? "" : ",") + names.back();
   }
   HostlistResult r;
-  r = parse(text);
+  r = parse_hostlist(text);
   REQUIRE(r.ok());
   CHECK(r.list->ranges().size() == 100000);
   std::size_t hits = 0;
@@ -722,7 +722,7 @@ TEST_CASE("hostlist: a lone plain name parses as the full parser parses it", "[h
 
   // Spans: the host's item and expression are the whole text, as the parser gives them.
   const std::string_view text = "r0001n001";
-  const HostlistResult exact = parse(text);
+  const HostlistResult exact = parse_hostlist(text);
   REQUIRE(exact.ok());
   CHECK(exact.list->ranges().front().item.begin == 0);
   CHECK(exact.list->ranges().front().item.end == 9);

@@ -23,7 +23,7 @@ namespace {
 
 /// Reads `text` as slurm.conf (or gres.conf) with `cores` (null: on one thread), splitting
 /// when `from_bytes` are left (the default: as a run does).
-std::unique_ptr<Read> read(const std::string& text, CoreBudget* cores, KeyTable table = KeyTable::slurm_conf,
+std::unique_ptr<Read> read_split(const std::string& text, CoreBudget* cores, KeyTable table = KeyTable::slurm_conf,
                            std::size_t from_bytes = ReadOptions{}.later_lines_from_bytes,
                            const std::string& dir = "/nonexistent-greslint-test") {
   auto r = std::make_unique<Read>();
@@ -38,7 +38,7 @@ std::unique_ptr<Read> read(const std::string& text, CoreBudget* cores, KeyTable 
 }
 
 /// Everything a read hands on, compared field by field.
-void require_same(const Read& one, const Read& split) {
+void require_same_split(const Read& one, const Read& split) {
   REQUIRE(split.file.failed == one.file.failed);
   REQUIRE(split.file.truncated == one.file.truncated);
   REQUIRE(split.file.directives.size() == one.file.directives.size());
@@ -92,10 +92,10 @@ TEST_CASE("later lines: a file of records reads the same on two threads", "[read
   const std::string text = node_file(20000, [](int) { return std::string(); });
   REQUIRE(text.size() >= ReadOptions{}.later_lines_from_bytes);
   CoreBudget cores(2);
-  const auto one = read(text, nullptr);
-  const auto split = read(text, &cores);
+  const auto one = read_split(text, nullptr);
+  const auto split = read_split(text, &cores);
   REQUIRE(one->file.directives.size() == 20000);
-  require_same(*one, *split);
+  require_same_split(*one, *split);
   // The line numbers of the later half are counted from the file's start.
   CHECK(split->file.directives.back().line == 20001);
   CHECK(split->file.directives.back().head().value == "n119999");
@@ -115,9 +115,9 @@ TEST_CASE("later lines: a file whose every line is unique keeps the later half's
     with_addresses += line + "\n";
   }
   CoreBudget cores(2);
-  auto split = read(with_addresses, &cores);
-  const auto one = read(with_addresses, nullptr);
-  require_same(*one, *split);
+  auto split = read_split(with_addresses, &cores);
+  const auto one = read_split(with_addresses, nullptr);
+  require_same_split(*one, *split);
   CHECK(split->file.directives.back().find("NodeAddr")->value == "10.1.78.31");
   CHECK(line_memory::blocks_alive() > before);
   split.reset();
@@ -147,9 +147,9 @@ TEST_CASE("later lines: what needs the reader's state is read in turn, in order"
     }
   });
   CoreBudget cores(2);
-  const auto one = read(text, nullptr);
-  const auto split = read(text, &cores);
-  require_same(*one, *split);
+  const auto one = read_split(text, nullptr);
+  const auto split = read_split(text, &cores);
+  require_same_split(*one, *split);
   CHECK(one->file.failed);
   const auto& d = one->out.diagnostics();
   REQUIRE(d.size() >= 7);
@@ -164,9 +164,9 @@ TEST_CASE("later lines: a per-rule limit counts across the two halves", "[reader
     return i % 10 == 0 && i >= 5000 ? "NodeName=x" + std::to_string(i) + " Bogus=1\n" : std::string();
   });
   CoreBudget cores(2);
-  const auto one = read(text, nullptr);
-  const auto split = read(text, &cores);
-  require_same(*one, *split);
+  const auto one = read_split(text, nullptr);
+  const auto split = read_split(text, &cores);
+  require_same_split(*one, *split);
   REQUIRE(one->out.dropped().count("GRS002") == 1);
   CHECK(one->out.dropped().at("GRS002") == 500);
 }
@@ -179,26 +179,26 @@ TEST_CASE("later lines: gres.conf records on two threads", "[reader][later_lines
     text += node + " Name=gpu Type=a100 File=/dev/nvidia[4-7] Cores=32-63\n";
   }
   CoreBudget cores(2);
-  const auto one = read(text, nullptr, KeyTable::gres_conf);
-  const auto split = read(text, &cores, KeyTable::gres_conf);
-  require_same(*one, *split);
+  const auto one = read_split(text, nullptr, KeyTable::gres_conf);
+  const auto split = read_split(text, &cores, KeyTable::gres_conf);
+  require_same_split(*one, *split);
   CHECK(one->file.directives.size() == 40001);
 }
 
 TEST_CASE("later lines: only a free core reads them", "[reader][later_lines]") {
   const std::string text = node_file(20000, [](int) { return std::string(); });
   CoreBudget none(1);  // the reader's own core and no other
-  const auto one = read(text, &none);
+  const auto one = read_split(text, &none);
   CHECK(none.taken() == 0);
   CoreBudget two(2);
-  const auto split = read(text, &two);
-  require_same(*one, *split);
+  const auto split = read_split(text, &two);
+  require_same_split(*one, *split);
   if (config_detail::kSplitEveryFile) return;  // that build splits without asking the budget
   CHECK(two.taken() == 1);
   CHECK(two.try_take());  // given back once its lines were read
   // A small file is read on one thread, free core or not.
   CoreBudget spare(2);
-  read(node_file(100, [](int) { return std::string(); }), &spare);
+  read_split(node_file(100, [](int) { return std::string(); }), &spare);
   CHECK(spare.taken() == 0);
 }
 
@@ -247,10 +247,10 @@ TEST_CASE("later lines: random files split anywhere read as in one piece", "[rea
     }
     CAPTURE(file, lines);
     CoreBudget cores(8);
-    const auto one = read(text, nullptr, KeyTable::slurm_conf, 0, dir.string());
-    const auto split = read(text, &cores, KeyTable::slurm_conf, 0, dir.string());
+    const auto one = read_split(text, nullptr, KeyTable::slurm_conf, 0, dir.string());
+    const auto split = read_split(text, &cores, KeyTable::slurm_conf, 0, dir.string());
     splits += cores.taken();
-    require_same(*one, *split);
+    require_same_split(*one, *split);
   }
   // A file of a few lines may have no place to split (the line before each is continued).
   CHECK((splits >= 60 || config_detail::kSplitEveryFile));

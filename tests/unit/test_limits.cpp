@@ -13,12 +13,12 @@ using namespace greslint::limits;
 
 namespace {
 
-struct Read {
+struct LimitsDump {
   SourceManager sources;
   LimitsDb db;
   std::optional<ReadError> error;
   FileId file;
-  explicit Read(std::string text, std::string path = "limits.cfg") {
+  explicit LimitsDump(std::string text, std::string path = "limits.cfg") {
     file = sources.add(std::move(path), std::move(text));
     error = read_limits(sources, file, db);
   }
@@ -41,7 +41,7 @@ const char* kDump =
 }  // namespace
 
 TEST_CASE("limits: a dump's hierarchy and limits", "[limits]") {
-  Read r(kDump);
+  LimitsDump r(kDump);
   REQUIRE_FALSE(r.error);
   CHECK(r.db.cluster == "lab");
   REQUIRE(r.db.assocs.size() == 6);
@@ -72,7 +72,7 @@ TEST_CASE("limits: a dump's hierarchy and limits", "[limits]") {
 }
 
 TEST_CASE("limits: a user inherits Max limits per TRES, QOS and DefaultQOS from its parents", "[limits]") {
-  Read r(kDump);
+  LimitsDump r(kDump);
   REQUIRE_FALSE(r.error);
   const Assoc* alice = r.db.user_assoc("alice", "bio", "");
   REQUIRE(alice);
@@ -104,7 +104,7 @@ TEST_CASE("limits: sacctmgr show qos -P and -p", "[limits]") {
       "GrpTRESMins|GrpTRESRunMins|GrpJobs|GrpSubmit|GrpWall|MaxTRES|MaxTRESPerNode|MaxTRESMins|MaxWall|MaxTRESPU|"
       "MaxJobsPU|MaxSubmitPU|MaxTRESPA|MaxJobsPA|MaxSubmitPA|MinTRES";
   SECTION("-P") {
-    Read r(header + "\nnormal|0|00:00:00|||cluster|||1.000000|||||||||||||||||\n"
+    LimitsDump r(header + "\nnormal|0|00:00:00|||cluster|||1.000000|||||||||||||||||\n"
                     "gpu|10|00:00:00|||cluster|DenyOnLimit,OverPartQOS||1.000000|gres/gpu=16||||||gres/gpu=4||||"
                     "gres/gpu:a100=2||||||gres/gpu=1\n",
            "qos.psv");
@@ -122,12 +122,12 @@ TEST_CASE("limits: sacctmgr show qos -P and -p", "[limits]") {
     CHECK_FALSE(r.db.find_qos("normal")->limit(LimitKind::grp_tres));
   }
   SECTION("-p: every line ends with '|'") {
-    Read r(header + "|\nnormal|0|00:00:00|||cluster|||1.000000||||||||||||||||||\n", "qos.psv");
+    LimitsDump r(header + "|\nnormal|0|00:00:00|||cluster|||1.000000||||||||||||||||||\n", "qos.psv");
     REQUIRE_FALSE(r.error);
     CHECK(r.db.qos.size() == 1);
   }
   SECTION("a line with too few fields names its line") {
-    Read r(header + "\nnormal|0\n", "qos.psv");
+    LimitsDump r(header + "\nnormal|0\n", "qos.psv");
     REQUIRE(r.error);
     CHECK(r.where().line == 2);
     CHECK(r.where().column == 1);
@@ -135,7 +135,7 @@ TEST_CASE("limits: sacctmgr show qos -P and -p", "[limits]") {
 }
 
 TEST_CASE("limits: sacctmgr show assoc -P", "[limits]") {
-  Read r(
+  LimitsDump r(
       "Cluster|Account|User|Partition|Share|Priority|GrpJobs|GrpTRES|GrpSubmit|GrpWall|GrpTRESMins|MaxJobs|MaxTRES|"
       "MaxTRESPerNode|MaxSubmit|MaxWall|MaxTRESMins|QOS|Def QOS|GrpTRESRunMins\n"
       "lab|root||||1||||||||||||normal||\n"
@@ -157,32 +157,32 @@ TEST_CASE("limits: sacctmgr show assoc -P", "[limits]") {
 
 TEST_CASE("limits: bad input names its place, and nothing crashes", "[limits]") {
   SECTION("an unknown line") {
-    Read r("Cluster - 'c'\nQOS - 'x'\n");
+    LimitsDump r("Cluster - 'c'\nQOS - 'x'\n");
     REQUIRE(r.error);
     CHECK(r.where().line == 2);
   }
   SECTION("an unreadable count") {
-    Read r("Cluster - 'c':GrpTRES=gres/gpu=eight\n");
+    LimitsDump r("Cluster - 'c':GrpTRES=gres/gpu=eight\n");
     REQUIRE(r.error);
     CHECK(r.where().column == 23);
     CHECK(r.error->message.find("not a count") != std::string::npos);
   }
   SECTION("an unterminated quote") {
-    Read r("Cluster - 'c':Description='open\n");
+    LimitsDump r("Cluster - 'c':Description='open\n");
     REQUIRE(r.error);
   }
   SECTION("a count too large") {
-    Read r("Cluster - 'c':GrpTRES=gres/gpu=99999999999999999999999\n");
+    LimitsDump r("Cluster - 'c':GrpTRES=gres/gpu=99999999999999999999999\n");
     REQUIRE(r.error);
   }
   SECTION("a parent cycle ends the walk") {
-    Read r("Cluster - 'c'\nParent - 'b'\nAccount - 'a'\nParent - 'a'\nAccount - 'b'\nUser - 'u'\n");
+    LimitsDump r("Cluster - 'c'\nParent - 'b'\nAccount - 'a'\nParent - 'a'\nAccount - 'b'\nUser - 'u'\n");
     REQUIRE_FALSE(r.error);
     const EffectiveAssoc e = effective(r.db, *r.db.user_assoc("u", "a", ""));
     CHECK(e.chain.size() == 3);  // u, a, b: b's parent a is already on the chain
   }
   SECTION("empty and comment-only files") {
-    Read r("# nothing\n\n");
+    LimitsDump r("# nothing\n\n");
     CHECK_FALSE(r.error);
     CHECK(r.db.assocs.empty());
   }

@@ -36,7 +36,7 @@ struct TempFile {
 };
 
 /// Reads `text` as `table`: from memory, or from a file, mapped as a run maps a large one.
-std::unique_ptr<Read> read(const std::string& text, KeyTable table, const TempFile* mapped, CoreBudget* cores) {
+std::unique_ptr<Read> read_mapped(const std::string& text, KeyTable table, const TempFile* mapped, CoreBudget* cores) {
   auto r = std::make_unique<Read>();
   FileId id;
   if (mapped) {
@@ -58,7 +58,7 @@ std::unique_ptr<Read> read(const std::string& text, KeyTable table, const TempFi
 
 /// `same_tails`: both read on one thread, so the same lines repeat a tail (a thread keeps
 /// tails of its own, and parses the first lines that say one).
-void require_same(const Read& a, const Read& b, bool same_tails) {
+void require_same_mapped(const Read& a, const Read& b, bool same_tails) {
   REQUIRE(b.file.failed == a.file.failed);
   REQUIRE(b.file.directives.size() == a.file.directives.size());
   for (std::size_t i = 0; i < a.file.directives.size(); ++i) {
@@ -124,11 +124,11 @@ TEST_CASE("mapped files: read as the same text in memory, on one thread and on t
   REQUIRE(text.size() > config_detail::kMapFileBytes);
   const TempFile file(text);
   CoreBudget cores(2);
-  const auto in_memory = read(text, KeyTable::gres_conf, nullptr, nullptr);
-  const auto mapped = read(text, KeyTable::gres_conf, &file, nullptr);
-  const auto split = read(text, KeyTable::gres_conf, &file, &cores);
-  require_same(*in_memory, *mapped, true);
-  require_same(*in_memory, *split, false);
+  const auto in_memory = read_mapped(text, KeyTable::gres_conf, nullptr, nullptr);
+  const auto mapped = read_mapped(text, KeyTable::gres_conf, &file, nullptr);
+  const auto split = read_mapped(text, KeyTable::gres_conf, &file, &cores);
+  require_same_mapped(*in_memory, *mapped, true);
+  require_same_mapped(*in_memory, *split, false);
   REQUIRE_FALSE(in_memory->out.diagnostics().empty());
 }
 
@@ -139,7 +139,7 @@ TEST_CASE("mapped files: what the model reads of a repeating line is not the fil
   const TempFile file(text);
   CoreBudget cores(2);
   for (CoreBudget* c : {static_cast<CoreBudget*>(nullptr), &cores}) {
-    const auto r = read(text, KeyTable::gres_conf, &file, c);
+    const auto r = read_mapped(text, KeyTable::gres_conf, &file, c);
     std::size_t repeating = 0;
     for (const Directive& d : r->file.directives) {
       if (!d.repeated_tail()) continue;
@@ -152,7 +152,7 @@ TEST_CASE("mapped files: what the model reads of a repeating line is not the fil
     }
     CHECK(repeating > 30000);
     // From memory, nothing is copied: a small file's text costs nothing to keep.
-    const auto in_memory = read(text, KeyTable::gres_conf, nullptr, c);
+    const auto in_memory = read_mapped(text, KeyTable::gres_conf, nullptr, c);
     const Directive& last = in_memory->file.directives.back();
     REQUIRE(last.repeated_tail());
     CHECK(inside(last.head().value, text_of(*in_memory)));
@@ -165,7 +165,7 @@ TEST_CASE("mapped files: the pages read are let go, and read back intact", "[rea
   const TempFile file(text);
   const long before = rss_file_kb();
   REQUIRE(before > 0);
-  const auto r = read(text, KeyTable::gres_conf, &file, nullptr);
+  const auto r = read_mapped(text, KeyTable::gres_conf, &file, nullptr);
   const long after = rss_file_kb();
   // Mapped with MAP_POPULATE, the whole file would be resident: 16 MB.
   CHECK(after - before < 4 * 1024);
