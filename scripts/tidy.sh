@@ -146,7 +146,8 @@ for line in sys.stdin:
         path = path[len(root):]
     if path in hit:
         picked.update([path] if path in sources else sources)
-print("\n".join(sorted(picked)))
+for source in sorted(picked):
+    print(source)
 ' "$PWD/" "$changed")
   declare -A tracked=()
   for s in "${sources[@]}"; do tracked[$s]=1; done
