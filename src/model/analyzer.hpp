@@ -239,6 +239,7 @@ class Analyzer {
     std::vector<GresRecord> records;  ///< what slurmd sends: its gpu records with File=
     bool any = false;                 ///< the node has a gpu in its GRES list
     bool detected = false;            ///< AutoDetect finds them
+    bool shared = false;              ///< slurm.conf gives the node a shared GRES beside them
   };
   /// Stage F for the node as a whole, after its GRES names: its configured state (State=)
   /// against the registration; may set or clear the reason scontrol shows.

@@ -120,6 +120,7 @@ void Analyzer::register_node(ClassReplay& rp, const std::string& rep) {
       }
       gpus.any = rp.conf[name].total > 0 || !gpus.records.empty();
       gpus.detected = detect;
+      gpus.shared = shared_on_node && rp.conf[name].total > 0;
     }
   }
   register_node_state(rp, rep, drain_reason, gpus);
@@ -170,7 +171,8 @@ void Analyzer::register_node_state(ClassReplay& rp, const std::string& rep, std:
                                    false,
                                    {},
                                    gpus.any ? &gpus.records : nullptr,
-                                   gpus.detected};
+                                   gpus.detected,
+                                   gpus.shared};
   for (const auto& check : rules::kRegistrationNodeStage) {
     view.invalid_reg = drain_reason.has_value();
     view.drain_reason = drain_reason ? std::string_view(*drain_reason) : std::string_view();

@@ -19,10 +19,12 @@ std::string gpu_spec_problem(const NodeRegistrationView& v) {
   const std::uint32_t n = v.node.restricted_cores_per_gpu;
   if (!v.gpu_records) return fmt::format("RestrictedCoresPerGPU={} but no gpus on node {}", n, v.rep);
   const std::vector<GresRecord>& records = *v.gpu_records;
-  // slurmctld builds the GPUs' topology from device files with Cores= or Type=.
+  // slurmctld builds the GPUs' topology from device files with Cores= or Type=, or from any
+  // device files when a shared GRES is configured beside the GPUs: then every slot lacks
+  // cores, no core is reserved and the step succeeds (case gm69).
   const bool typed_or_cored = std::any_of(records.begin(), records.end(), [](const GresRecord& r) { return r.type || r.cores; });
   const bool has_files = std::any_of(records.begin(), records.end(), [](const GresRecord& r) { return r.files.has_value(); });
-  if (!typed_or_cored || !has_files)
+  if ((!typed_or_cored && !v.gpus_shared) || !has_files)
     return fmt::format("RestrictedCoresPerGPU={} but the gpus given don't have any topology on node {}.", n, v.rep);
   // Each record in turn takes N cores per GPU from its Cores=, lowest first, skipping those
   // an earlier record took; a record without Cores= takes none.

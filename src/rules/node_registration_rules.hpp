@@ -39,6 +39,9 @@ struct NodeRegistrationView {
   /// in its GRES list (neither Gres= nor a reported record).
   const std::vector<GresRecord>* gpu_records;
   bool gpus_detected;  ///< AutoDetect finds the GPUs, and their cores, on the node itself
+  /// slurm.conf's Gres= gives the node GPUs and a shared GRES (mps, shard): slurmctld then
+  /// keeps a topology slot per GPU record even without Cores= or Type= (gres.c, 23.11.5+).
+  bool gpus_shared;
 };
 
 
