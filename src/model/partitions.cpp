@@ -69,7 +69,7 @@ void Analyzer::check_partitions() {
       member[n] = true;
     };
     std::optional<rules::PartitionView> view;
-    if (nodes && d.complete) view.emplace(rules::PartitionView{d, *nodes, {}});
+    if (nodes && d.complete) view.emplace(rules::PartitionView{d, *nodes, {}, std::nullopt});
     std::uint32_t previous = NodeIndex::kNone;
     auto look_up = [&](const std::string& host) {
       const std::uint32_t n = node_index_.find_near(cluster_.node_names, host, previous);
@@ -101,8 +101,9 @@ void Analyzer::check_partitions() {
         spend(members.list->size(), set_nodes->value_span);
         members.list->for_each([&](const std::string& m, const HostRange&) { look_up(m); });
       });
-    } else {
-      view.reset();  // the hostlist rules say what Slurm does with it
+    } else if (view) {
+      // nodespec_to_hostlist returns nothing: the partition's bitmap fails like an unknown name.
+      view->invalid = list.errors.empty() ? HostlistError{where, "not a valid hostlist", false} : list.errors.front();
     }
     if (view)
       for (const auto& check : rules::kPartitionStage) fate_after_cloud_loads().apply(check.run(*view, findings_));

@@ -68,6 +68,9 @@ struct PartitionView {
   const Directive& d;
   const KeyValue& nodes;
   std::vector<std::string> unknown;  ///< names neither a node nor a NodeSet (the first 64)
+  /// Why Nodes= is no hostlist for this release (Slurm's hostlist_create returns NULL);
+  /// unset when it is one.
+  std::optional<HostlistError> invalid;
 };
 
 // ----- The rest of slurmctld's start-up (docs/startup-checks.md) -----------------------------
