@@ -889,8 +889,13 @@ class Probe:
             return "not-found"
         if rc != 0 or "NodeName=" not in out:
             return None
+        # Only the node's record: scontrol reads slurm.conf itself, and 22.05's prints what it
+        # finds wrong first (on stderr, merged here), such as "Sockets=# and SocketsPerBoard=#
+        # is invalid", whose "Sockets=#" used to be taken for the node's (s2403 m221).
+        lines = out.splitlines()
+        first = next((i for i, line in enumerate(lines) if line.lstrip().startswith("NodeName=")), 0)
         info = {}
-        for line in out.splitlines():
+        for line in lines[first:]:
             line = line.strip()
             if line.startswith("Reason="):
                 info["Reason"] = line[7:]
@@ -1219,10 +1224,11 @@ def fallback_topology(conf, node):
         except ValueError:
             return d
     cores, threads = num("corespersocket", 1), num("threadspercore", 1)
-    if "sockets" in mine:
-        sockets = num("sockets", 1)
-    elif "socketsperboard" in mine:
+    # read_config.c: SocketsPerBoard= wins over Sockets= (which is then reported invalid).
+    if "socketsperboard" in mine:
         sockets = num("socketsperboard", 1) * num("boards", 1)
+    elif "sockets" in mine:
+        sockets = num("sockets", 1)
     elif "cpus" in mine and num("cpus", 1) % (cores * threads) == 0:
         sockets = num("cpus", 1) // (cores * threads)
     else:
