@@ -64,7 +64,7 @@ std::string node_reason(const NodeClass& c, std::string_view nodes);
 class NodeGresLines {
  public:
   /// `lines`: how many list entries to make room for (one per node a line names).
-  void resize(std::uint32_t nodes, std::size_t lines = 0) {
+  void resize(std::uint32_t nodes, std::size_t lines) {
     list_of_.assign(nodes, 0);
     lists_.reserve(lines + 1);
     lists_.assign(1, {0, 0});

@@ -61,6 +61,11 @@ class VersionProfile {
   bool hostlist_suffix_allowed() const noexcept { return version_ >= kSlurm2311; }
   /// 23.11+: slurmctld drains a node that reports a type slurm.conf does not have (F6).
   bool type_not_configured_drains() const noexcept { return version_ >= kSlurm2311; }
+  /// 25.05+ (commit 737dd415d5): the Gres that slurmctld builds from a CLOUD node's gres.conf
+  /// when it starts, in gres.conf's spelling of each type, is kept as the node's Gres
+  /// (restore_node_features); a type that differs from slurm.conf's only in case then
+  /// registers. Earlier releases restore slurm.conf's Gres= and drain it (from 23.11).
+  bool cloud_node_takes_gres_conf_types() const noexcept { return version_ >= kSlurm2505; }
   /// 24.11+: an unreadable Cores= invalidates the node at registration (F8).
   bool invalid_cores_invalidates_node() const noexcept { return version_ >= kSlurm2411; }
   /// 26.05: after an unreadable Cores=, slurmctld keeps only the records it read before it as
