@@ -94,8 +94,9 @@ Span NodeChecker::autodetect_span() const {
 
 Span NodeChecker::node_topology_span(std::uint32_t hs, std::uint32_t hc, std::uint32_t ht, std::uint32_t hcpu) const {
   const Directive& d = *node_line_.d;
-  const std::pair<const char*, bool> keys[] = {{"Sockets", cls_.sockets != hs},
-                                               {"SocketsPerBoard", cls_.sockets != hs},
+  // SocketsPerBoard= first: beside it, Slurm resets Sockets= and keeps Boards*SocketsPerBoard.
+  const std::pair<const char*, bool> keys[] = {{"SocketsPerBoard", cls_.sockets != hs},
+                                               {"Sockets", cls_.sockets != hs},
                                                {"CoresPerSocket", cls_.cores_per_socket != hc},
                                                {"ThreadsPerCore", cls_.threads_per_core != ht},
                                                {"CPUs", cls_.cpus != hcpu},
