@@ -66,6 +66,14 @@ class VersionProfile {
   /// (restore_node_features); a type that differs from slurm.conf's only in case then
   /// registers. Earlier releases restore slurm.conf's Gres= and drain it (from 23.11).
   bool cloud_node_takes_gres_conf_types() const noexcept { return version_ >= kSlurm2505; }
+  /// Whether slurmctld compares a CLOUD node's per-type GPU counts when it registers, once it
+  /// has loaded the node's gres.conf at start-up. 22.05-23.02 return before those checks when
+  /// the count is the one found then; 23.11 goes on when a record's type is not configured
+  /// (gres.c:_node_config_validate, "!first_time"); from 25.05 the types configured are those
+  /// read at start-up (cloud_node_takes_gres_conf_types), which the node then always has.
+  bool cloud_registration_compares_type_counts() const noexcept {
+    return version_ >= kSlurm2311 && !cloud_node_takes_gres_conf_types();
+  }
   /// 24.11+: an unreadable Cores= invalidates the node at registration (F8).
   bool invalid_cores_invalidates_node() const noexcept { return version_ >= kSlurm2411; }
   /// 26.05: after an unreadable Cores=, slurmctld keeps only the records it read before it as
