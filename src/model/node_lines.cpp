@@ -195,7 +195,9 @@ NodeLine Analyzer::node_line(const Directive& d, const NodeDefaults& defaults) c
     line.restricted_cores_span = restricted->value_span;
   }
   line.spec_cores = get(d, defaults, "CoreSpecCount") || get(d, defaults, "CpuSpecList");
-  line.cloud = line.state_span.valid() && icontains(line.state, "CLOUD");
+  // state_str2int: a state that is no base name is CLOUD when it starts with CLOUD (in any
+  // case); DRAIN+CLOUD is UNKNOWN+DRAIN, and slurmctld loads no gres.conf for it.
+  line.cloud = line.state_span.valid() && line.state.size() >= 5 && iequals(line.state.substr(0, 5), "CLOUD");
   return line;
 }
 

@@ -80,6 +80,25 @@ def missing_captures(case_dir):
     return out
 
 
+def held_by_line(case_dir, node):
+    """Whether slurm.conf's NodeName line for `node` holds it DOWN, DRAIN or FAIL: a State=
+    that starts so (state_str2int; DRAIN+CLOUD is UNKNOWN+DRAIN), e.g. gm74's gpu01, whose own
+    slurmd exits before it registers."""
+    with open(os.path.join(case_dir, "slurm.conf"), errors="replace") as f:
+        text = f.read()
+    state = None
+    for _, _, logical in slurm_live.logical_lines(text):
+        if slurm_live.first_key(logical) != "nodename":
+            continue
+        toks = dict(slurm_live.kv_tokens(logical))
+        try:
+            if node in slurm_live.expand_hostlist(toks.get("nodename", "")):
+                state = toks.get("state", state)
+        except ValueError:
+            continue
+    return bool(state) and state.upper().startswith(("DOWN", "DRAIN", "FAIL"))
+
+
 def check_capture(greslint, case_dir, release, node, folder, unexplained, seen, drained):
     """Problems with why's report on one capture (empty list: as expected)."""
     case = os.path.basename(case_dir)
@@ -119,8 +138,10 @@ def check_capture(greslint, case_dir, release, node, folder, unexplained, seen, 
     for n in by_node.values():
         # A node its line or a DownNodes= line holds DOWN or DRAIN is unavailable in every
         # sandbox of the case, registered or not (rw126, rw127, s133): another probed node
-        # whose own recording drains it may show so in this capture.
-        if n["node"] != node and rec["nodes"].get(n["node"], {}).get("verdict") == "drain":
+        # whose own recording drains it, or whose line holds it (gm74), may show so in this
+        # capture.
+        if n["node"] != node and (rec["nodes"].get(n["node"], {}).get("verdict") == "drain" or
+                                  held_by_line(case_dir, n["node"])):
             continue
         problems.append("%s reported unavailable (%s): %s" % (n["node"], n["cause"], n["message"]))
     for d in report["drift"]:
