@@ -55,13 +55,12 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
     const bool elsewhere = gres_elsewhere(l);
     // The same State= text (or none on both): the same held state, found once.
     if (l.state_span.valid() != p.state_span.valid() || (l.state_span.valid() && l.state != p.state)) return false;
-    const rules::HeldState held = held_state(l);
     return l.topo.boards == p.topo.boards && l.topo.sockets == p.topo.sockets && l.topo.cores == p.topo.cores &&
            l.topo.threads == p.topo.threads && l.topo.cpus == p.topo.cpus && l.cloud == p.cloud &&
            l.restricted_cores_per_gpu == p.restricted_cores_per_gpu && l.spec_cores == p.spec_cores &&
            l.gres_span.size() == p.gres_span.size() && elsewhere == gres_elsewhere(p) &&
            (!elsewhere || (l.gres_span.file == p.gres_span.file && l.gres_span.begin == p.gres_span.begin)) &&
-           l.gres == p.gres && (held == rules::HeldState::none || l.reason == p.reason) &&
+           l.gres == p.gres && l.reason == p.reason &&
            (grestypes_.empty() || l.gres.empty() || !names_unknown_gres(l.gres) || l.names_text == p.names_text);
   };
   for (const NodeLine& l : node_lines_) {
@@ -80,7 +79,9 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
       append(l.gres_span.begin);
     }
     key += l.gres;
-    if (held != rules::HeldState::none) {  // its Reason= is what scontrol shows
+    // Its Reason= is what scontrol shows of a held node, and of a node that registration
+    // drains (drain_nodes keeps a reason the node has).
+    if (held != rules::HeldState::none || !l.reason.empty()) {
       key.push_back('\0');
       key += l.reason;
     }

@@ -182,6 +182,11 @@ void Analyzer::register_node_state(ClassReplay& rp, const std::string& rep, std:
     if (o.kind() == rules::Outcome::Kind::degraded) degrade(rp.cls);
     if (o.skips_rest()) break;
   }
+  // drain_nodes keeps a reason the node already has, unless it is "Not responding"
+  // (_drain_node, every release): slurm.conf's Reason= or a DownNodes= line's, on a node that
+  // is not DOWN, DRAIN or FAIL, is what scontrol shows (case gm76).
+  if (drain_reason && held == rules::HeldState::none && !reason.empty() && reason.rfind("Not responding", 0) != 0)
+    drain_reason = std::string(reason);
 }
 
 void Analyzer::list_effective_gres(ClassReplay& rp) {
