@@ -110,7 +110,7 @@ void Analyzer::stop_at_first_cloud_load_fatal() {
   std::optional<std::uint32_t> first;
   for (std::uint32_t n = 0; n < cluster_.class_of.size(); ++n) {
     const NodeClass& c = cluster_.classes[cluster_.class_of[n]];
-    if (c.verdict != Verdict::slurmctld_fatal || !node_lines_[node_line_of_[n]].cloud) continue;
+    if (c.verdict != Verdict::slurmctld_fatal || !cloud_at_startup(n)) continue;
     if (!first || natural_compare_names(cluster_.node_names[n], cluster_.node_names[*first]) < 0) first = n;
   }
   if (!first && !after_cloud_loads_.fatal) return;

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <future>
 #include <map>
 #include <optional>
@@ -124,6 +125,14 @@ class Analyzer {
   void check_grestypes();
   void build_nodes();
   void apply_down_nodes();
+  /// Whether slurmctld has node `node` CLOUD when it loads the CLOUD nodes' gres.conf: the
+  /// DownNodes= lines' State= replaces the NodeName line's before that (_handle_all_downnodes,
+  /// every release), so State=CLOUD there makes a node CLOUD and any other state but UNKNOWN
+  /// makes it not (pending case gm75).
+  bool cloud_at_startup(std::uint32_t node) const;
+  /// The NodeName line node `node`'s class is evaluated with: its own, or a copy whose `cloud`
+  /// follows cloud_at_startup (kept in startup_lines_).
+  const NodeLine& startup_line(std::uint32_t node);
   /// The NodeLine of a line that repeated each tail first (node_line_of), by tail.
   struct NodeLinePrototype {
     std::uint32_t defaults_seen = 0;
@@ -318,6 +327,9 @@ class Analyzer {
   std::vector<std::uint32_t> content_list_of_;        ///< node -> id of what its gres.conf lines say
   std::vector<DownNodesOverride> down_overrides_;     ///< 1-based ids of down_of_
   std::vector<std::uint32_t> down_of_;                ///< node -> its DownNodes= override (0: none)
+  /// NodeName lines whose CLOUD a DownNodes= line changed (startup_line); a deque, so the
+  /// references the replay holds stay valid.
+  std::deque<NodeLine> startup_lines_;
   /// check_node_table's view, which check_select_node_init sees again: nothing between them
   /// changes the table, and making it walks every node (a per-node slurm.conf has 100,000).
   std::optional<rules::NodeTableView> node_table_;

@@ -282,7 +282,7 @@ void Analyzer::evaluate_classes() {
     const std::uint32_t rep = cls.nodes.front();
     // slurmctld stopped before any node registers; only its own loads of CLOUD nodes'
     // gres.conf may come before a later step's fatal (after_cloud_loads_).
-    const bool stopped = ctld_.fatal || (after_cloud_loads_.fatal && !node_lines_[node_line_of_[rep]].cloud);
+    const bool stopped = ctld_.fatal || (after_cloud_loads_.fatal && !cloud_at_startup(rep));
     if (stopped) {
       cls.verdict = Verdict::slurmctld_fatal;
       cls.reason = ctld_.fatal ? ctld_.reason : after_cloud_loads_.reason;
@@ -291,7 +291,7 @@ void Analyzer::evaluate_classes() {
     lines = global_lines_;
     for (std::uint32_t li : lines_of(rep)) lines.push_back(&gres_lines_[li]);  // ConfigModel::gres_lines_of
     Findings::ClassScope scope(findings_, cls.nodes);
-    evaluate(cls, node_lines_[node_line_of_[rep]], lines, cluster_.node_names[rep]);
+    evaluate(cls, startup_line(rep), lines, cluster_.node_names[rep]);
     if (findings_.reported()) echo_findings(cls);
   }
 }

@@ -305,4 +305,21 @@ void Analyzer::apply_down_nodes() {
   }
 }
 
+bool Analyzer::cloud_at_startup(std::uint32_t node) const {
+  if (node < down_of_.size() && down_of_[node] != 0) {
+    const DownNodesOverride& o = down_overrides_[down_of_[node] - 1];
+    if (o.state_set) return o.state.size() >= 5 && iequals(o.state.substr(0, 5), "CLOUD");
+  }
+  return node_lines_[node_line_of_[node]].cloud;
+}
+
+const NodeLine& Analyzer::startup_line(std::uint32_t node) {
+  const NodeLine& line = node_lines_[node_line_of_[node]];
+  const bool cloud = cloud_at_startup(node);
+  if (cloud == line.cloud) return line;
+  NodeLine& copy = startup_lines_.emplace_back(line);
+  copy.cloud = cloud;
+  return copy;
+}
+
 }  // namespace greslint::model
