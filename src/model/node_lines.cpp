@@ -3,6 +3,7 @@
 // their names in the cluster's node index.
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
 #include <unordered_map>
 #include <fmt/format.h>
 
@@ -108,6 +109,12 @@ class TopologyReader {
   std::uint32_t spb_ = 1;
 };
 
+/// state_str2int: a State= that is no base state name is CLOUD when it starts with CLOUD, in
+/// any case; DRAIN+CLOUD is UNKNOWN+DRAIN, for which slurmctld loads no gres.conf.
+bool is_cloud_state(std::string_view state) {
+  return state.size() >= 5 && iequals(state.substr(0, 5), "CLOUD");
+}
+
 }  // namespace
 
 bool Analyzer::is_node_line(const Directive& d) {
@@ -195,9 +202,7 @@ NodeLine Analyzer::node_line(const Directive& d, const NodeDefaults& defaults) c
     line.restricted_cores_span = restricted->value_span;
   }
   line.spec_cores = get(d, defaults, "CoreSpecCount") || get(d, defaults, "CpuSpecList");
-  // state_str2int: a state that is no base name is CLOUD when it starts with CLOUD (in any
-  // case); DRAIN+CLOUD is UNKNOWN+DRAIN, and slurmctld loads no gres.conf for it.
-  line.cloud = line.state_span.valid() && line.state.size() >= 5 && iequals(line.state.substr(0, 5), "CLOUD");
+  line.cloud = line.state_span.valid() && is_cloud_state(line.state);
   return line;
 }
 
@@ -308,7 +313,7 @@ void Analyzer::apply_down_nodes() {
 bool Analyzer::cloud_at_startup(std::uint32_t node) const {
   if (node < down_of_.size() && down_of_[node] != 0) {
     const DownNodesOverride& o = down_overrides_[down_of_[node] - 1];
-    if (o.state_set) return o.state.size() >= 5 && iequals(o.state.substr(0, 5), "CLOUD");
+    if (o.state_set) return is_cloud_state(o.state);
   }
   return node_lines_[node_line_of_[node]].cloud;
 }

@@ -2,6 +2,7 @@
 // GRS305 type-not-configured: gres.conf Type= that slurm.conf does not configure (exact spelling): drained from 23.11 (docs/rules/GRS305.md).
 #include <algorithm>
 #include <fmt/format.h>
+#include <string>
 
 #include "rules.hpp"
 #include "util.hpp"
@@ -35,14 +36,13 @@ Outcome check_grs305(const RegistrationView& v, Findings& out) {
     }
     if (nocase != types.end() && !v.drained)  // a drain already says it
       out.report(GRS305, r.span_of("Type"),
-                 cloud_takes_spelling
-                     ? fmt::format("Type={} differs in case from slurm.conf's {}; slurmctld takes gres.conf's spelling "
-                                   "for a CLOUD node when it starts, so the node registers as {}:{}, and jobs asking "
-                                   "for {}:{} will not match it",
-                                   *r.type, nocase->type, v.name, *r.type, v.name, nocase->type)
-                     : fmt::format("Type={} differs in case from slurm.conf's {}; jobs asking for {}:{} will not "
-                                   "match it",
-                                   *r.type, nocase->type, v.name, nocase->type))
+                 fmt::format("Type={} differs in case from slurm.conf's {}; {}jobs asking for {}:{} will not match it",
+                             *r.type, nocase->type,
+                             cloud_takes_spelling ? fmt::format("slurmctld takes gres.conf's spelling for a CLOUD node "
+                                                                "when it starts, so the node registers as {}:{}, and ",
+                                                                v.name, *r.type)
+                                                  : std::string(),
+                             v.name, nocase->type))
           .severity(Severity::warning)
           .effect(Effect::degraded, Daemon::slurmctld)
           .help(fmt::format("write Type={}", nocase->type));
