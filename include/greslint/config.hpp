@@ -221,8 +221,8 @@ struct ConfigFile {
   bool include_used_cluster_name = false;
 
   /// Moves every span `by` file ids on (a file read before its id was known;
-  /// SourceManager::rebase).
-  void shift_files(std::uint16_t by);
+  /// SourceManager::rebase), the directives in two halves at once when `cores` has a core free.
+  void shift_files(std::uint16_t by, CoreBudget* cores = nullptr);
 };
 
 /// A file's directives by kind, in file order: its settings, and the records of each record

@@ -140,10 +140,8 @@ void Analyzer::match_gres_lines() {
   for (std::uint32_t li = 0; li < gres_lines_.size(); ++li) {
     const GresLine& g = gres_lines_[li];
     if (!g.node_scoped || !g.nodes_valid) continue;
-    const GresLineNodes nodes = nodes_of(g, gres_hostlists_);
     std::vector<std::string> unknown;
     bool any = false;
-    spend(nodes.size(), g.d->head_value_span());
     // Node n reads this line (once, however often the line names it).
     auto add = [&](std::uint32_t n, IdMap* shared_lists) {
       any = true;
@@ -154,6 +152,14 @@ void Analyzer::match_gres_lines() {
           longer.try_emplace((std::uint64_t(content_list_of_[n]) << 32) | content[li], std::uint32_t(longer.size() + 1))
               .first;
     };
+    if (g.same_host_as_previous && last_host_node != NodeIndex::kNone && expanded_ < kMaxExpandedNames) {
+      // The node the line before named alone: found without reading the line's directive.
+      ++expanded_;
+      add(last_host_node, nullptr);
+      continue;
+    }
+    const GresLineNodes nodes = nodes_of(g, gres_hostlists_);
+    spend(nodes.size(), g.d->head_value_span());
     if (!g.hostlist) {
       const std::string_view host = g.d->head_value();
       if (last_host_node == NodeIndex::kNone || host != last_host) {

@@ -8,6 +8,7 @@
 #include "greslint/hostlist.hpp"
 #include "greslint/text_hash.hpp"
 #include "model/findings.hpp"
+#include "two_parts.hpp"
 #include "rules/stages.hpp"
 #include "util.hpp"
 
@@ -73,6 +74,21 @@ class ContentIds {
   }
   std::size_t size() const noexcept { return ids_.size(); }
 
+  /// Takes the ids `later` gave the lines that follow this one's, `names_before` of this
+  /// one's lines being Name= lines: its NodeName= lines counted only their own. Returns, for
+  /// each of later's ids, the id here: what asking here about later's lines, in turn, gives.
+  std::vector<std::uint32_t> absorb(const ContentIds& later, std::uint32_t names_before) {
+    std::vector<const Key*> by_id(later.ids_.size());
+    for (const auto& [key, id] : later.ids_) by_id[id] = &key;
+    std::vector<std::uint32_t> here(by_id.size());
+    for (std::size_t id = 0; id < by_id.size(); ++id) {
+      Key key = *by_id[id];
+      if (key.extra & 1u) key.extra += names_before << 2;  // a NodeName= line's (id_of)
+      here[id] = ids_.try_emplace(key, std::uint32_t(ids_.size())).first->second;
+    }
+    return here;
+  }
+
  private:
   struct Key {
     std::string_view text;
@@ -99,53 +115,126 @@ class ContentIds {
   std::size_t next_recent_ = 0;
 };
 
-}  // namespace
-
-GresRecords gather_gres_records(const ConfigFile& gres, const VersionProfile& profile, const SourceManager& sources,
-                                Reporter& out) {
-  GresRecords r;
-  // One pass over the directives makes each record's line, checks its nodes and finds what it
-  // says, while the directive is in the cache. Performance: a gres.conf written one line per
-  // GPU holds 800,000 directives of 128 bytes at 100,000 nodes, and three passes over them
-  // (sorting the records by kind, making the lines, finding their contents) were 40 ms, a
-  // quarter of linting it. The NodeName= lines go straight to their place; the Name= lines
-  // (few, or none in a file written node by node) are put before them at the end.
-  std::vector<GresLine> name_lines;
+/// What one run of directives gives, before the runs are put together (gather_gres_records).
+struct Part {
+  explicit Part(const SourceManager& sources) : ids(sources) {}
+  std::vector<GresLine> lines;  ///< the NodeName= lines, in file order
+  std::vector<std::uint32_t> contents;
+  std::vector<GresLine> name_lines;  ///< the Name= lines, in file order
   std::vector<std::uint32_t> name_contents;
-  r.lines.reserve(gres.directives.size());
-  r.contents.reserve(gres.directives.size());
-  ContentIds ids(sources);
+  GresLineLists hostlists;
+  const Directive* autodetect = nullptr;  ///< the last global AutoDetect=
+  ContentIds ids;
+  Reporter findings;  ///< a later part's; the first reports straight to the caller's
+};
+
+/// One pass over `gres`'s directives from `begin` to `end` makes each record's line, checks
+/// its nodes and finds what it says, while the directive is in the cache. Performance: a
+/// gres.conf written one line per GPU holds 800,000 directives at 100,000 nodes, and three
+/// passes over them (sorting the records by kind, making the lines, finding their contents)
+/// were 40 ms, a quarter of linting it. The Name= lines (few, or none in a file written node
+/// by node) are put before the NodeName= lines at the end.
+void gather_part(const ConfigFile& gres, std::size_t begin, std::size_t end, const VersionProfile& profile,
+                 Part& part, Reporter& out) {
   Findings findings(out);
-  std::uint32_t order = 0;
-  for (const Directive& d : gres.directives) {
+  // The host the NodeName= line before named alone, if it did (GresLine::same_host_as_previous).
+  std::string_view previous_host;
+  for (std::size_t i = begin; i < end; ++i) {
+    const Directive& d = gres.directives[i];
     if (d.kind != Directive::Kind::record) {
-      if (iequals(d.head().spec->name, "AutoDetect")) {
-        r.autodetect = d.head().value;
-        r.autodetect_kv = d.head();
-      }
+      if (iequals(d.head().spec->name, "AutoDetect")) part.autodetect = &d;
       continue;
     }
     GresLine g;
     g.d = &d;
-    g.file_order = order++;
+    g.file_order = std::uint32_t(part.lines.size() + part.name_lines.size());
     g.node_scoped = iequals(d.head().key, "NodeName");
     if (!g.node_scoped) {
       // Slurm's list holds every Name= record before any NodeName= one: none precedes it.
-      name_contents.push_back(ids.id_of(g, 0));
-      name_lines.push_back(std::move(g));
+      part.name_contents.push_back(part.ids.id_of(g, 0));
+      part.name_lines.push_back(g);
       continue;
     }
-    read_gres_nodes(g, r.hostlists, profile, findings);
-    r.contents.push_back(ids.id_of(g, std::uint32_t(name_lines.size())));
-    r.lines.push_back(std::move(g));
+    read_gres_nodes(g, part.hostlists, profile, findings);
+    if (g.nodes_valid && !g.hostlist) {
+      const std::string_view host = d.head_value();
+      g.same_host_as_previous = host == previous_host;
+      previous_host = host;
+    } else {
+      previous_host = {};
+    }
+    part.contents.push_back(part.ids.id_of(g, std::uint32_t(part.name_lines.size())));
+    part.lines.push_back(g);
   }
-  if (!name_lines.empty()) {
-    r.lines.insert(r.lines.begin(), std::make_move_iterator(name_lines.begin()), std::make_move_iterator(name_lines.end()));
-    r.contents.insert(r.contents.begin(), name_contents.begin(), name_contents.end());
+}
+
+/// Appends `later`'s lines (those after `into`'s in the file) to `into`'s, renumbered as one
+/// pass over both would have made them.
+void append_part(Part& into, Part& later) {
+  if (!into.lines.empty() && !later.lines.empty()) {
+    // later's first NodeName= line follows into's last: what one pass would have found.
+    const GresLine& last = into.lines.back();
+    GresLine& first = later.lines.front();
+    auto one_host = [](const GresLine& g) { return g.nodes_valid && !g.hostlist; };
+    first.same_host_as_previous = one_host(last) && one_host(first) && last.d->head_value() == first.d->head_value();
+  }
+  const auto records_before = std::uint32_t(into.lines.size() + into.name_lines.size());
+  const auto lists_before = std::uint32_t(into.hostlists.size());
+  const std::vector<std::uint32_t> ids = into.ids.absorb(later.ids, std::uint32_t(into.name_lines.size()));
+  auto append = [&](std::vector<GresLine>& lines, const std::vector<GresLine>& more,
+                    std::vector<std::uint32_t>& contents, const std::vector<std::uint32_t>& more_contents) {
+    for (GresLine g : more) {
+      g.file_order += records_before;
+      if (g.hostlist) g.hostlist += lists_before;
+      lines.push_back(g);
+    }
+    for (const std::uint32_t id : more_contents) contents.push_back(ids[id]);
+  };
+  append(into.lines, later.lines, into.contents, later.contents);
+  append(into.name_lines, later.name_lines, into.name_contents, later.name_contents);
+  for (Hostlist& list : later.hostlists) into.hostlists.push_back(std::move(list));
+  if (later.autodetect) into.autodetect = later.autodetect;
+}
+
+}  // namespace
+
+GresRecords gather_gres_records(const ConfigFile& gres, const VersionProfile& profile, const SourceManager& sources,
+                                Reporter& out, CoreBudget* cores) {
+  // Below this many directives a second thread costs about what it saves.
+  constexpr std::size_t kDirectivesForTwoParts = 4096;
+  Part first(sources);
+  Part second(sources);
+  first.lines.reserve(gres.directives.size());
+  first.contents.reserve(gres.directives.size());
+  const int parts = in_two_parts(cores, gres.directives.size(), kDirectivesForTwoParts,
+                                 [&](std::size_t begin, std::size_t end, int part) {
+                                   if (part == 0) {
+                                     gather_part(gres, begin, end, profile, first, out);
+                                     return;
+                                   }
+                                   second.lines.reserve(end - begin);
+                                   second.contents.reserve(end - begin);
+                                   gather_part(gres, begin, end, profile, second, second.findings);
+                                 });
+  if (parts == 2) {
+    out.absorb(std::move(second.findings));
+    append_part(first, second);
+  }
+  GresRecords r;
+  r.lines = std::move(first.lines);
+  r.contents = std::move(first.contents);
+  r.hostlists = std::move(first.hostlists);
+  if (first.autodetect) {
+    r.autodetect = first.autodetect->head().value;
+    r.autodetect_kv = first.autodetect->head();
+  }
+  if (!first.name_lines.empty()) {
+    r.lines.insert(r.lines.begin(), first.name_lines.begin(), first.name_lines.end());
+    r.contents.insert(r.contents.begin(), first.name_contents.begin(), first.name_contents.end());
     // The ids were given in file order: renumbered by where each first appears in Slurm's
     // list, they are what finding them in that order gave, and the model's tables and every
     // report stay the same.
-    std::vector<std::uint32_t> renumbered(ids.size(), UINT32_MAX);
+    std::vector<std::uint32_t> renumbered(first.ids.size(), UINT32_MAX);
     std::uint32_t next = 0;
     for (std::uint32_t& id : r.contents) {
       if (renumbered[id] == UINT32_MAX) renumbered[id] = next++;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "greslint/config.hpp"
+#include "greslint/core_budget.hpp"
 #include "greslint/model.hpp"
 #include "greslint/report.hpp"
 #include "greslint/source.hpp"
@@ -32,8 +33,9 @@ struct GresRecords {
 /// (kGresConfNodeNameStage, findings to `out`). `contents`: lines with equal ids give every
 /// node they name the same records (their text after NodeName=..., whether they are NodeName=
 /// lines, whether Slurm took all of them, how many Name= lines precede them).
-/// Nothing in the result may move `gres`'s directives: the lines point into them.
+/// Nothing in the result may move `gres`'s directives: the lines point into them. A large
+/// file's directives are gathered in two halves at once when `cores` has a core free.
 GresRecords gather_gres_records(const ConfigFile& gres, const VersionProfile& profile, const SourceManager& sources,
-                                Reporter& out);
+                                Reporter& out, CoreBudget* cores = nullptr);
 
 }  // namespace greslint::model

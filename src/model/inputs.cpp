@@ -69,9 +69,9 @@ void Analyzer::start_gres_conf_read() {
         return read_file(path, in_memory, text, opts, profile, sources, out);
       },
       // This thread reads gres_ahead_records_ only after finish().
-      [&records = gres_ahead_records_, &profile = profile_](const ConfigFile& file, const SourceManager& sources,
-                                                            Reporter& out) {
-        records = gather_gres_records(file, profile, sources, out);
+      [&records = gres_ahead_records_, &profile = profile_, cores = &cores_](
+          const ConfigFile& file, const SourceManager& sources, Reporter& out) {
+        records = gather_gres_records(file, profile, sources, out, cores);
       },
       &cores_);
 }
@@ -92,7 +92,7 @@ void Analyzer::read_gres_conf() {
     records = std::move(gres_ahead_records_);
   } else {
     gres_ = read(in_.gres_conf_path, texts_ ? &texts_->gres_conf : nullptr, KeyTable::gres_conf);
-    records = gather_gres_records(gres_, profile_, sources_, out_);
+    records = gather_gres_records(gres_, profile_, sources_, out_, &cores_);
   }
   gres_lines_ = std::move(records.lines);
   gres_hostlists_ = std::move(records.hostlists);

@@ -71,7 +71,7 @@ void ReadAhead::settle(const Place& at) {
   in_turn_ = same_cluster_name && same_limits;
   if (!in_turn_) return;
   if (const std::uint16_t by = sources_.rebase(at.files, at.bytes); by != 0) {
-    file_.shift_files(by);
+    file_.shift_files(by, cores_);
     out_.shift_files(by);
   }
   if (error_ || !then_) return;

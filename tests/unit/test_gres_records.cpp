@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "greslint/config.hpp"
+#include "greslint/core_budget.hpp"
 #include "model/gres_records.hpp"
 
 using namespace greslint;
@@ -89,4 +90,72 @@ TEST_CASE("gres records: a file without Name= lines keeps its ids in file order"
   CHECK(record_lines(r) == std::vector<std::uint32_t>{1, 2, 3, 4, 5});
   CHECK(r.contents == std::vector<std::uint32_t>{0, 1, 0, 1, 2});
   CHECK(r.global_lines.empty());
+}
+
+TEST_CASE("gres records: two halves gathered at once give what one pass gives", "[gres_records]") {
+  // Past 4,096 directives the records are gathered in two halves when a core is free
+  // (gather_gres_records). Every kind of line falls in both halves: runs of lines naming one
+  // host (one of them split by the halves' boundary), Name= lines, which change the ids of
+  // the NodeName= lines after them, hostlists, an invalid one (a finding), AutoDetect=.
+  std::string text;
+  for (int i = 0; i < 700; ++i) {
+    for (int gpu = 0; gpu < 8; ++gpu)
+      text += "NodeName=n" + std::to_string(i) + " Name=gpu File=/dev/nvidia" + std::to_string(gpu) + "\n";
+    if (i % 97 == 0) text += "Name=mps Count=" + std::to_string(100 + i) + "\n";
+    if (i % 53 == 0) text += "NodeName=n[" + std::to_string(i) + "-" + std::to_string(i + 3) + "] Name=shard Count=4\n";
+    if (i % 211 == 0) text += "NodeName=n[" + std::to_string(i + 9) + "-" + std::to_string(i) + "] Name=gpu\n";
+    if (i == 500) text += "AutoDetect=nvml\n";
+  }
+  // Six lines more put the middle of the directives inside node n350's run.
+  for (int gpu = 0; gpu < 6; ++gpu) text += "NodeName=last Name=gpu File=/dev/nvidia" + std::to_string(gpu) + "\n";
+  auto gather_with = [&](CoreBudget* cores) {
+    auto g = std::make_unique<Gathered>();
+    const FileId id = g->sources.add("gres.conf", text);
+    ReadOptions o;
+    o.table = KeyTable::gres_conf;
+    o.slurm_conf_dir = ".";
+    const VersionProfile profile(kSlurm2205);
+    g->file = parse_config_text(id, o, profile, g->sources, g->out);
+    g->records = model::gather_gres_records(g->file, profile, g->sources, g->out, cores);
+    return g;
+  };
+  CoreBudget two(2);
+  const auto one_pass = gather_with(nullptr);
+  const auto halves = gather_with(&two);
+  REQUIRE(two.taken() == 1);  // it was split
+  const std::vector<Directive>& directives = halves->file.directives;
+  const std::size_t middle = directives.size() / 2;
+  REQUIRE(directives[middle - 1].head_value() == directives[middle].head_value());  // inside a run
+  const model::GresRecords& a = one_pass->records;
+  const model::GresRecords& b = halves->records;
+  REQUIRE(a.lines.size() > 4096);
+  REQUIRE(a.lines.size() == b.lines.size());
+  std::size_t same_host = 0;
+  for (std::size_t i = 0; i < a.lines.size(); ++i) {
+    const GresLine& x = a.lines[i];
+    const GresLine& y = b.lines[i];
+    INFO("record " << i << ", line " << x.d->line);
+    CHECK(x.d->line == y.d->line);
+    CHECK(x.file_order == y.file_order);
+    CHECK(x.node_scoped == y.node_scoped);
+    CHECK(x.nodes_valid == y.nodes_valid);
+    CHECK(x.same_host_as_previous == y.same_host_as_previous);
+    CHECK(bool(x.hostlist) == bool(y.hostlist));
+    CHECK(nodes_of(x, a.hostlists).size() == nodes_of(y, b.hostlists).size());
+    same_host += x.same_host_as_previous;
+  }
+  CHECK(same_host == 700 * 7 + 5);  // every line of a node's run but its first
+  CHECK(a.contents == b.contents);
+  REQUIRE(a.global_lines.size() == b.global_lines.size());
+  CHECK(a.global_lines.size() == 8);
+  CHECK(a.autodetect == "nvml");
+  CHECK(b.autodetect == "nvml");
+  const auto& fa = one_pass->out.diagnostics();
+  const auto& fb = halves->out.diagnostics();
+  REQUIRE(fa.size() == fb.size());
+  CHECK(fa.size() == 4);  // the invalid hostlists, one per line
+  for (std::size_t i = 0; i < fa.size(); ++i) {
+    CHECK(fa[i].message == fb[i].message);
+    CHECK(fa[i].span.begin == fb[i].span.begin);
+  }
 }

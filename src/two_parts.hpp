@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// One pass over a long range, in two halves on two cores when one is free.
+#pragma once
+
+#include <cstddef>
+#include <future>
+#include <system_error>
+
+#include "greslint/core_budget.hpp"
+
+namespace greslint {
+
+/// Runs `work(begin, end, part)` over [0, n): as one part (0) on this thread, or, when `n` is
+/// at least `enough` and `cores` has a core free, as two: [0, n/2) here and [n/2, n) (part 1)
+/// on a thread that holds that core meanwhile. Returns how many parts ran. The two calls may
+/// run at once: each must write only what its part owns. Performance: the passes over a
+/// gres.conf written one line per GPU (800,000 lines at 100,000 nodes) come after the file
+/// is read, while the model's thread waits for them with its core lent.
+///
+/// A build with GRESLINT_SPLIT_EVERY_FILE (see config/reader.hpp) splits every range of two
+/// or more, free core or not, so that scripts/refactor-oracle.py compares two parts put
+/// together with one pass on every input.
+template <class Work>
+int in_two_parts(CoreBudget* cores, std::size_t n, std::size_t enough, Work&& work) {
+#ifdef GRESLINT_SPLIT_EVERY_FILE
+  cores = nullptr;
+  const bool split = n >= 2;
+  (void)enough;
+#else
+  const bool split = cores && n >= enough && n >= 2 && cores->try_take();
+#endif
+  if (!split) {
+    work(std::size_t(0), n, 0);
+    return 1;
+  }
+  const std::size_t middle = n / 2;
+  std::future<void> later;
+  try {
+    later = std::async(std::launch::async, [&work, cores, middle, n] {
+      const CoreBudget::Held core(cores, std::adopt_lock);
+      work(middle, n, 1);
+    });
+  } catch (const std::system_error&) {
+    if (cores) cores->give();  // no thread to be had: all of it here
+    work(std::size_t(0), n, 0);
+    return 1;
+  }
+  // Should this part throw, `later`'s destructor waits for the other before `work` goes.
+  work(std::size_t(0), middle, 0);
+  later.get();
+  return 2;
+}
+
+}  // namespace greslint
