@@ -127,6 +127,10 @@ struct Cluster {
   std::vector<std::uint32_t> class_of;  ///< node index -> class index
   std::vector<Comment> comments;        ///< "# greslint:" comments of every file read
   std::vector<std::uint32_t> node_line_of;  ///< node index -> its slurm.conf NodeName line
+  /// Nodes slurmctld starts with in state FUTURE, by the last DownNodes= line that sets their
+  /// state or else their NodeName line's State=: a running slurmctld keeps them out of every
+  /// command's view until their state changes (cases rw109, gm77).
+  std::vector<bool> future_at_startup;
   std::vector<Span> line_gres_span;         ///< NodeName line -> where its Gres= was written
   /// What the model read; null when it stopped at its limits.
   std::shared_ptr<const ConfigModel> config;

@@ -27,16 +27,11 @@ bool parse_verdict_filter(const std::vector<std::string>& names, std::vector<Ver
   return true;
 }
 
-/// State=FUTURE on the node's line: a running slurmctld keeps the node out of every command's
-/// view ("Node ... not found" from scontrol show node, nothing in sinfo) until its state is
-/// changed (case rw109, 22.05 to 26.05), so the listing leaves it out, like a node slurm.conf
-/// does not name. A slurmctld that stops at start-up takes every node with it, FUTURE or not.
+/// FUTURE when slurmctld starts (Cluster::future_at_startup): the listing leaves the node
+/// out, like a node slurm.conf does not name, as scontrol and sinfo do ("Node ... not found").
+/// A slurmctld that stops at start-up takes every node with it, FUTURE or not.
 bool configured_future(const Cluster& c, std::uint32_t n) {
-  if (!c.config || n >= c.node_line_of.size()) return false;
-  const std::uint32_t line = c.node_line_of[n];
-  if (line >= c.config->node_lines.size()) return false;
-  const NodeLine& l = c.config->node_lines[line];
-  return l.state_span.valid() && l.state.size() >= 6 && iequals(l.state.substr(0, 6), "FUTURE");
+  return n < c.future_at_startup.size() && c.future_at_startup[n];
 }
 
 }  // namespace
@@ -65,10 +60,11 @@ int run_nodes(const LintOptions& options, std::ostream& out, std::ostream& err) 
   report.verdict = cluster_verdict(*run);
   report.slurm_version = run->version.version;
   report.version_source = run->version.source;
-  bool bad = report.verdict.verdict == Verdict::slurmctld_fatal;
+  const bool ctld_stops = report.verdict.verdict == Verdict::slurmctld_fatal;
+  bool bad = ctld_stops;
   for (std::uint32_t n = 0; n < c.node_names.size(); ++n) {
     if (only && !only->contains(c.node_names[n])) continue;
-    if (!bad && configured_future(c, n)) continue;
+    if (!ctld_stops && configured_future(c, n)) continue;
     const Verdict v = c.classes[c.class_of[n]].verdict;
     if (!verdicts.empty() && std::find(verdicts.begin(), verdicts.end(), v) == verdicts.end()) continue;
     report.nodes.push_back(n);

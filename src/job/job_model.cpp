@@ -291,7 +291,7 @@ JobCluster job_cluster(const Cluster& cluster) {
     node.sockets = c.sockets;
     node.verdict = c.verdict;
     node.gres = configured_gres(line.gres);
-    node.usable = !(line.state_span.valid() && iequals(line.state, "FUTURE"));
+    node.usable = !(n < cluster.future_at_startup.size() && cluster.future_at_startup[n]);
     if (auto e = extras.find(line.d); e != extras.end()) {
       node.memory_mb = e->second.memory_mb;
       for (std::string_view f : split_commas_view(e->second.features)) node.features.emplace_back(f);

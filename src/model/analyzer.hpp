@@ -130,6 +130,9 @@ class Analyzer {
   /// every release), so State=CLOUD there makes a node CLOUD and any other state but UNKNOWN
   /// makes it not (pending case gm75).
   bool cloud_at_startup(std::uint32_t node) const;
+  /// Whether slurmctld starts with node `node` FUTURE: by the last DownNodes= line that sets
+  /// its state, else by its NodeName line (Cluster::future_at_startup).
+  bool future_at_startup(std::uint32_t node) const;
   /// The NodeName line node `node`'s class is evaluated with: its own, or a copy whose `cloud`
   /// follows cloud_at_startup (kept in startup_lines_).
   const NodeLine& startup_line(std::uint32_t node);

@@ -318,6 +318,15 @@ bool Analyzer::cloud_at_startup(std::uint32_t node) const {
   return node_lines_[node_line_of_[node]].cloud;
 }
 
+bool Analyzer::future_at_startup(std::uint32_t node) const {
+  if (node < down_of_.size() && down_of_[node] != 0) {
+    const DownNodesOverride& o = down_overrides_[down_of_[node] - 1];
+    if (o.state_set) return iequals(o.state, "FUTURE");  // the one spelling apply_down_nodes takes
+  }
+  const NodeLine& l = node_lines_[node_line_of_[node]];
+  return l.state_span.valid() && l.state.size() >= 6 && iequals(l.state.substr(0, 6), "FUTURE");
+}
+
 const NodeLine& Analyzer::startup_line(std::uint32_t node) {
   const NodeLine& line = node_lines_[node_line_of_[node]];
   const bool cloud = cloud_at_startup(node);
