@@ -120,6 +120,14 @@ struct Partition {
   std::vector<std::uint32_t> nodes;
 };
 
+/// The state and reason a DownNodes= line gives the nodes it names before they register
+/// (slurmctld's _handle_all_downnodes).
+struct DownNodesState {
+  std::string state;  ///< as written; empty for State=UNKNOWN, which keeps the NodeName line's
+  Span state_at;      ///< the State= value, else the DownNodes= value
+  std::string reason; ///< Reason=, else "Set in slurm.conf"
+};
+
 /// Everything greslint learned about the configuration.
 struct Cluster {
   std::vector<std::string> node_names;  ///< every slurm.conf node, in definition order
@@ -131,6 +139,10 @@ struct Cluster {
   /// state or else their NodeName line's State=: a running slurmctld keeps them out of every
   /// command's view until their state changes (cases rw109, gm77).
   std::vector<bool> future_at_startup;
+  /// What the DownNodes= lines set, per node: 0, or 1 + the index of its entry in down_nodes
+  /// (the last line that names it; both empty when slurm.conf has no DownNodes= line).
+  std::vector<std::uint32_t> down_nodes_of;
+  std::vector<DownNodesState> down_nodes;
   std::vector<Span> line_gres_span;         ///< NodeName line -> where its Gres= was written
   /// What the model read; null when it stopped at its limits.
   std::shared_ptr<const ConfigModel> config;

@@ -69,7 +69,7 @@ void render_text(const WhyReport& r, bool quiet, std::ostream& out) {
     for (const std::string& c : d.commands) out << fmt::format("    run: {}\n", c);
   }
   std::size_t explained = 0;
-  for (const NodeWhy& w : r.nodes) explained += w.cause == why::Cause::explained ? 1 : 0;
+  for (const NodeWhy& w : r.nodes) explained += explained_by_files(w.cause) ? 1 : 0;
   out << fmt::format("{} of {} node(s) unavailable ({} explained by the files), {} drift item(s) (Slurm {} profile)\n",
                      r.nodes.size(), r.nodes_seen, explained, r.drift.size(), r.slurm_version);
 }
@@ -141,7 +141,7 @@ void render_json(const WhyReport& r, std::ostream& out) {
   w.key("summary").begin_object();
   w.key("nodes_seen").number(r.nodes_seen).key("unavailable").number(r.nodes.size());
   std::size_t explained = 0;
-  for (const NodeWhy& n : r.nodes) explained += n.cause == why::Cause::explained ? 1 : 0;
+  for (const NodeWhy& n : r.nodes) explained += explained_by_files(n.cause) ? 1 : 0;
   w.key("explained").number(explained).key("drift").number(r.drift.size());
   w.key("drift_checked").boolean(r.drift_checked).key("ok").boolean(r.ok());
   w.end_object();

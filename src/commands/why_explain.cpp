@@ -13,6 +13,7 @@
 
 #include "greslint/config.hpp"
 #include "greslint/report.hpp"
+#include "model/analyzer.hpp"
 #include "model/findings.hpp"
 #include "util.hpp"
 
@@ -28,6 +29,7 @@ std::string_view to_string(Cause c) noexcept {
     case Cause::topology: return "topology";
     case Cause::not_gres: return "not-gres";
     case Cause::admin: return "admin";
+    case Cause::held_by_files: return "held-by-files";
     case Cause::not_registered: return "not-registered";
     case Cause::not_in_files: return "not-in-files";
   }
@@ -229,6 +231,36 @@ bool explain_by_files(NodeWhy& w, const ControllerNode& n, const Model& m, const
   return false;
 }
 
+/// The state slurm.conf gives a node before it registers, when that keeps it out of service
+/// (DOWN, DRAIN, FAIL): the last DownNodes= line that names it, else its NodeName line.
+struct HeldByFiles {
+  std::string_view state, reason;
+  Span state_at;
+  bool by_down_nodes = false;
+};
+
+std::optional<HeldByFiles> held_by_files(const Cluster& c, std::uint32_t node) {
+  if (!c.config || node >= c.node_line_of.size()) return std::nullopt;
+  const NodeLine& line = c.config->node_lines[c.node_line_of[node]];
+  HeldByFiles h;
+  if (line.state_span.valid()) {
+    h.state = line.state;
+    h.state_at = line.state_span;
+  }
+  h.reason = line.reason;
+  if (node < c.down_nodes_of.size() && c.down_nodes_of[node] != 0) {
+    const DownNodesState& d = c.down_nodes[c.down_nodes_of[node] - 1];
+    if (!d.state.empty()) {
+      h.state = d.state;
+      h.state_at = d.state_at;
+      h.by_down_nodes = true;
+    }
+    h.reason = d.reason;  // State=UNKNOWN keeps the state, not the reason
+  }
+  if (h.state.empty() || model::held_state(h.state) == rules::HeldState::none) return std::nullopt;
+  return h;
+}
+
 /// A reason the files do not explain: whose it is, and what to do about it.
 void classify_reason(NodeWhy& w, const ControllerNode& n, const Model& m, const ControllerConfig* config,
                      const std::vector<const Diagnostic*>& drains) {
@@ -297,7 +329,33 @@ NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerCo
     explain_unregistered(w, n, m);
     return w;
   }
-  classify_reason(w, n, m, config, drains);
+  const std::optional<HeldByFiles> held = held_by_files(m.a.cluster, m.index.at(n.name));
+  if (held && same_reason(std::string(held->reason), n.reason, n.reason_truncated)) {
+    // An admin's reason too, but written into slurm.conf: the line is the place to look.
+    w.cause = Cause::held_by_files;
+    w.place = place_of(m.a.sources, held->state_at);
+    w.message = fmt::format(
+        "slurm.conf holds it: its {} says State={}{}, which slurmctld gives the node when it starts without saved "
+        "state. To put the node in service, resume it and take State= off that line, or a clean start holds it "
+        "again",
+        held->by_down_nodes ? "DownNodes= line" : "NodeName line", held->state,
+        held->reason.empty() ? std::string() : fmt::format(" Reason=\"{}\"", held->reason));
+    w.commands = {resume(n.name)};
+    // Its slurmd may not start either: say so, or the resume only trades one state for another.
+    const auto fatal = m.findings.of(n.name, Effect::fatal);
+    const auto slurmd = std::find_if(fatal.begin(), fatal.end(), [](const Diagnostic* d) { return d->daemon == Daemon::slurmd; });
+    if (slurmd != fatal.end()) {
+      attach_finding(w, **slurmd, m.a.sources);
+      w.related.insert(w.related.begin(), w.place);  // the slurmd fatal's line, after the State= one
+      w.related_messages.insert(w.related_messages.begin(), fmt::format("{} {}", (*slurmd)->rule->id, (*slurmd)->message));
+      w.place = place_of(m.a.sources, held->state_at);
+      w.message += fmt::format("; and slurmd on {} exits at start: {}", n.name,
+                               (*slurmd)->slurm_message.empty() ? (*slurmd)->message : (*slurmd)->slurm_message);
+      w.commands.insert(w.commands.begin(), restart_slurmd(n.name));
+    }
+  } else {
+    classify_reason(w, n, m, config, drains);
+  }
   // A drain the files also predict is worth saying even when this one is someone else's.
   if (w.cause != Cause::predicted_other && cls->verdict == Verdict::drain && !drains.empty()) {
     attach_finding(w, *drains.front(), m.a.sources);

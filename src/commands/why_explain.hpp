@@ -30,10 +30,14 @@ enum class Cause : std::uint8_t {
   topology,        ///< Slurm's CPU/memory check: the node's hardware against slurm.conf
   not_gres,        ///< Slurm's own reason, not about GRES (Not responding, Kill task failed)
   admin,           ///< not a text Slurm writes: set with scontrol update
+  held_by_files,   ///< the state and reason slurm.conf itself gives the node (State=, DownNodes=)
   not_registered,  ///< no reason; slurmd has not registered
   not_in_files,    ///< the controller knows the node, the files do not
 };
 std::string_view to_string(Cause c) noexcept;
+/// Whether the files account for a node's state (the summary's count): a finding predicts
+/// its reason, or slurm.conf itself holds the node.
+constexpr bool explained_by_files(Cause c) noexcept { return c == Cause::explained || c == Cause::held_by_files; }
 
 struct NodeWhy {
   std::string node;

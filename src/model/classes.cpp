@@ -267,6 +267,11 @@ void Analyzer::form_classes(const std::vector<std::uint32_t>& node_content) {
   cluster_.node_line_of = node_line_of_;
   cluster_.future_at_startup.resize(node_count);
   for (std::uint32_t n = 0; n < node_count; ++n) cluster_.future_at_startup[n] = future_at_startup(n);
+  if (!down_overrides_.empty()) {
+    cluster_.down_nodes_of = down_of_;
+    for (const DownNodesOverride& o : down_overrides_)
+      cluster_.down_nodes.push_back({o.state_set ? std::string(o.state) : std::string(), o.state_at, std::string(o.reason)});
+  }
   cluster_.line_gres_span.reserve(node_lines_.size());
   for (const NodeLine& l : node_lines_) cluster_.line_gres_span.push_back(l.gres_span);
 }

@@ -63,9 +63,9 @@ def node(name, state, reason=None, gres="gpu:a100:4(S:0-1)", cpus=64, cores=32, 
 
 
 class Why(unittest.TestCase):
-    def run_why(self, nodes, config=CONFIG, extra=(), sinfo=None):
+    def run_why(self, nodes, config=CONFIG, extra=(), sinfo=None, slurm_conf=None, gres_conf=None):
         with tempfile.TemporaryDirectory() as d:
-            for name, text in (("slurm.conf", SLURM_CONF), ("gres.conf", GRES_CONF),
+            for name, text in (("slurm.conf", slurm_conf or SLURM_CONF), ("gres.conf", gres_conf or GRES_CONF),
                                ("cgroup.conf", CGROUP_CONF)):
                 with open(os.path.join(d, name), "w") as f:
                     f.write(text)
@@ -119,6 +119,32 @@ class Why(unittest.TestCase):
         self.assertEqual([self.cause(r, "gpu0%d" % i)["cause"] for i in range(1, 5)],
                          ["admin", "not-gres", "topology", "hardware"])
         self.assertIn("run greslint node-check on the node", self.cause(r, "gpu04")["message"])
+
+    def test_held_by_files(self):
+        # slurm.conf's own DownNodes= lines hold gpu02 and gpu03 drained with Reason=rma.
+        # gpu02 registers and stays drained: the model predicts that (GRS162). gpu03's slurmd
+        # exits at start (its record's Count= does not match its one device), so no drain is
+        # predicted, yet the reason is the line's, not an admin's. gpu01 shows the same text
+        # with no line behind it. gpu04 is FUTURE, which the controller hides.
+        conf = SLURM_CONF + ("DownNodes=gpu[02-03] State=DRAIN Reason=rma\n"
+                             "DownNodes=gpu04 State=FUTURE\n")
+        gres = ("NodeName=gpu[01-02,04-05] Name=gpu Type=a100 File=/dev/nvidia[0-3]\n"
+                "NodeName=gpu03 Name=gpu Type=a100 MultipleFiles=/dev/nvidia0,/dev/nvidia1 Count=4\n")
+        nodes = [node("gpu01", "IDLE+DRAIN", "rma [root@2026-12-01T11:30:00]"),
+                 node("gpu02", "IDLE+DRAIN", "rma [root@2026-12-01T11:00:01]"),
+                 node("gpu03", "DOWN+DRAIN", "rma [root@2026-12-01T11:00:01]", started=False)]
+        r = self.run_why(nodes, extra=["gpu[01-04]"], slurm_conf=conf, gres_conf=gres)
+        self.assertEqual(self.cause(r, "gpu01")["cause"], "admin")
+        self.assertEqual((self.cause(r, "gpu02")["cause"], self.cause(r, "gpu02")["rule"]), ("explained", "GRS162"))
+        held = self.cause(r, "gpu03")
+        self.assertEqual(held["cause"], "held-by-files", held)
+        self.assertTrue(held["file"].endswith("slurm.conf"))
+        self.assertEqual(held["line"], SLURM_CONF.count("\n") + 1)  # the DownNodes= line
+        self.assertIn("DownNodes= line says State=DRAIN", held["message"])
+        self.assertIn("slurmd on gpu03 exits at start", held["message"])
+        self.assertTrue(held["related"][0]["file"].endswith("gres.conf"))
+        self.assertEqual(r["summary"]["explained"], 2)
+        self.assertNotIn("node-not-in-controller", [d["kind"] for d in r["drift"]])
 
     def test_gres_reason_by_another_user_is_still_slurms(self):
         r = self.run_why([node("gpu05", "IDLE+DRAIN+INVALID_REG",
