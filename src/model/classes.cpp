@@ -110,6 +110,34 @@ std::future<std::vector<std::uint32_t>> Analyzer::find_node_line_contents() cons
   return here.get_future();
 }
 
+namespace {
+
+/// GRS310's groups: one finding per group of lines that say the same (their content id) and
+/// name nodes slurm.conf lacks, apart as they also name nodes it has or not.
+struct UnknownNameGroups {
+  std::vector<UnknownNames> groups;
+  IdMap group_of;  ///< (content << 1 | any known) -> group
+
+  /// Line `line` (its NodeName= value at `names_at`) names `unknown`.
+  void add(std::uint32_t line, std::uint32_t content, bool any, Span names_at, std::vector<std::string>&& unknown) {
+    const auto [id, fresh] = group_of.try_emplace((std::uint64_t(content) << 1) | (any ? 1 : 0),
+                                                  std::uint32_t(groups.size()));
+    if (fresh) {
+      groups.push_back(UnknownNames{line, std::move(unknown), {}, 0, any});
+      return;
+    }
+    UnknownNames& group = groups[id];
+    if (group.echoes.size() < kShownEchoes)
+      group.echoes.push_back(Related{names_at, "this line also names " + fold_hostnames(unknown)});
+    else
+      ++group.hidden;
+    for (std::string& u : unknown)
+      if (group.names.size() < 256) group.names.push_back(std::move(u));
+  }
+};
+
+}  // namespace
+
 /// Which gres.conf lines apply to which node: each NodeName= line is expanded once.
 /// Performance: no vector of lines per node (200,000 allocations on 100,000 nodes). Each
 /// node's lines are an id in a trie, (list so far, next line) -> longer list, and so is what
@@ -126,9 +154,7 @@ void Analyzer::match_gres_lines() {
   // Room for an entry per line: a file written node by node has one per line; a list of
   // several nodes adds more, grown past this once.
   node_gres_lines_.resize(node_count, gres_lines_.size());
-  // GRS310, one finding per group of lines that say the same and name unknown nodes.
-  std::vector<UnknownNames> groups;
-  IdMap group_of;  ///< (content << 1 | any known) -> group
+  UnknownNameGroups unknown_groups;
   // The last node found, across lines: files written node by node name the next node on
   // the next line (see NodeIndex::find_near).
   std::uint32_t previous = NodeIndex::kNone;
@@ -184,22 +210,9 @@ void Analyzer::match_gres_lines() {
         add(n, shared_lists);
       });
     }
-    if (unknown.empty()) continue;
-    const auto [group_id, fresh] =
-        group_of.try_emplace((std::uint64_t(content[li]) << 1) | (any ? 1 : 0), std::uint32_t(groups.size()));
-    if (fresh) {
-      groups.push_back(UnknownNames{li, std::move(unknown), {}, 0, any});
-      continue;
-    }
-    UnknownNames& group = groups[group_id];
-    if (group.echoes.size() < kShownEchoes)
-      group.echoes.push_back(Related{g.d->head().value_span, "this line also names " + fold_hostnames(unknown)});
-    else
-      ++group.hidden;
-    for (std::string& u : unknown)
-      if (group.names.size() < 256) group.names.push_back(std::move(u));
+    if (!unknown.empty()) unknown_groups.add(li, content[li], any, g.d->head().value_span, std::move(unknown));
   }
-  check_unknown_names(groups);
+  check_unknown_names(unknown_groups.groups);
 }
 
 // Each group of lines that name unknown nodes: the spelling hint (a name slurm.conf has in
