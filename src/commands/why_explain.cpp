@@ -170,15 +170,24 @@ void attach_finding(NodeWhy& w, const Diagnostic& d, const SourceManager& source
 // ---- the nodes ---------------------------------------------------------------------------
 
 
+/// The first finding that has `node`'s slurmd exit at start, or null.
+const Diagnostic* slurmd_fatal(const Model& m, const std::string& node) {
+  const auto fatal = m.findings.of(node, Effect::fatal);
+  const auto it = std::find_if(fatal.begin(), fatal.end(), [](const Diagnostic* d) { return d->daemon == Daemon::slurmd; });
+  return it == fatal.end() ? nullptr : *it;
+}
+
+/// "slurmd on N exits at start: ..." in Slurm's words where the finding has them.
+std::string slurmd_exits(const std::string& node, const Diagnostic& d) {
+  return fmt::format("slurmd on {} exits at start: {}", node, d.slurm_message.empty() ? d.message : d.slurm_message);
+}
+
 /// A node that never registered: slurmd died at start (a finding says why) or is not running.
 void explain_unregistered(NodeWhy& w, const ControllerNode& n, const Model& m) {
-  const auto fatal = m.findings.of(n.name, Effect::fatal);
-  auto slurmd = std::find_if(fatal.begin(), fatal.end(), [](const Diagnostic* d) { return d->daemon == Daemon::slurmd; });
-  if (slurmd != fatal.end()) {
+  if (const Diagnostic* slurmd = slurmd_fatal(m, n.name)) {
     w.cause = Cause::explained;
-    attach_finding(w, **slurmd, m.a.sources);
-    w.message = fmt::format("slurmd on {} exits at start: {}", n.name,
-                            (*slurmd)->slurm_message.empty() ? (*slurmd)->message : (*slurmd)->slurm_message);
+    attach_finding(w, *slurmd, m.a.sources);
+    w.message = slurmd_exits(n.name, *slurmd);
     w.commands = {restart_slurmd(n.name)};
     if (n.unavailable()) w.commands.push_back(resume(n.name));
     return;
@@ -333,7 +342,6 @@ NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerCo
   if (held && same_reason(std::string(held->reason), n.reason, n.reason_truncated)) {
     // An admin's reason too, but written into slurm.conf: the line is the place to look.
     w.cause = Cause::held_by_files;
-    w.place = place_of(m.a.sources, held->state_at);
     w.message = fmt::format(
         "slurm.conf holds it: its {} says State={}{}, which slurmctld gives the node when it starts without saved "
         "state. To put the node in service, resume it and take State= off that line, or a clean start holds it "
@@ -342,17 +350,14 @@ NodeWhy explain_node(const ControllerNode& n, const Model& m, const ControllerCo
         held->reason.empty() ? std::string() : fmt::format(" Reason=\"{}\"", held->reason));
     w.commands = {resume(n.name)};
     // Its slurmd may not start either: say so, or the resume only trades one state for another.
-    const auto fatal = m.findings.of(n.name, Effect::fatal);
-    const auto slurmd = std::find_if(fatal.begin(), fatal.end(), [](const Diagnostic* d) { return d->daemon == Daemon::slurmd; });
-    if (slurmd != fatal.end()) {
-      attach_finding(w, **slurmd, m.a.sources);
+    if (const Diagnostic* slurmd = slurmd_fatal(m, n.name)) {
+      attach_finding(w, *slurmd, m.a.sources);
       w.related.insert(w.related.begin(), w.place);  // the slurmd fatal's line, after the State= one
-      w.related_messages.insert(w.related_messages.begin(), fmt::format("{} {}", (*slurmd)->rule->id, (*slurmd)->message));
-      w.place = place_of(m.a.sources, held->state_at);
-      w.message += fmt::format("; and slurmd on {} exits at start: {}", n.name,
-                               (*slurmd)->slurm_message.empty() ? (*slurmd)->message : (*slurmd)->slurm_message);
+      w.related_messages.insert(w.related_messages.begin(), fmt::format("{} {}", slurmd->rule->id, slurmd->message));
+      w.message += "; and " + slurmd_exits(n.name, *slurmd);
       w.commands.insert(w.commands.begin(), restart_slurmd(n.name));
     }
+    w.place = place_of(m.a.sources, held->state_at);
   } else {
     classify_reason(w, n, m, config, drains);
   }
