@@ -248,6 +248,59 @@ class Compare(unittest.TestCase):
         self.assertTrue(check.stale_differences(a, b))
 
 
+class Reprobe(unittest.TestCase):
+    """check_live's second probe of a result that differs from its
+    recording, with a scripted probe_releases instead of the daemons."""
+
+    CASE = os.path.join(CASES, "b_conf8_gres4")
+    TARGET = {"release": "22.05"}
+
+    def setUp(self):
+        self.real = slurm_live.probe_releases
+        self.calls = []
+
+    def tearDown(self):
+        slurm_live.probe_releases = self.real
+
+    def script(self, second_verdict):
+        def probe(cases, targets, jobs=2, node_filter=None, **_):
+            self.calls.append((cases, jobs, node_filter))
+            rec = check.load_recording(self.CASE)
+            node = dict(rec["nodes"]["gpu01"], verdict=second_verdict)
+            return {"22.05": {self.CASE: dict(rec, nodes={"gpu01": node})}}
+        slurm_live.probe_releases = probe
+
+    def first_result(self, verdict):
+        rec = check.load_recording(self.CASE)
+        node = dict(rec["nodes"]["gpu01"], verdict=verdict)
+        return {"22.05": {self.CASE: dict(rec, nodes={"gpu01": node})}}
+
+    def test_a_result_like_its_recording_is_not_probed_again(self):
+        self.script("ok")
+        recorded = check.load_recording(self.CASE)["nodes"]["gpu01"]
+        fresh = self.first_result(recorded["verdict"])
+        self.assertEqual(check.reprobe_alone(fresh, [self.TARGET]), {})
+        self.assertEqual(self.calls, [])
+
+    def test_a_flake_is_probed_alone_and_the_second_result_kept(self):
+        recorded = check.load_recording(self.CASE)["nodes"]["gpu01"]
+        self.script(recorded["verdict"])
+        fresh = self.first_result("error")
+        first = check.reprobe_alone(fresh, [self.TARGET])
+        self.assertEqual(self.calls, [([self.CASE], 1, {"gpu01"})])
+        self.assertIn("gpu01", first[("22.05", self.CASE)])
+        self.assertEqual(check.fresh_problems(
+            self.CASE, "22.05", fresh["22.05"][self.CASE]), {})
+
+    def test_a_stale_recording_still_fails(self):
+        self.script("slurmd-fatal")
+        fresh = self.first_result("slurmd-fatal")
+        check.reprobe_alone(fresh, [self.TARGET])
+        problems = check.fresh_problems(self.CASE, "22.05",
+                                        fresh["22.05"][self.CASE])
+        self.assertTrue(problems["gpu01"].startswith("stale recording"))
+
+
 class EndToEnd(unittest.TestCase):
     """check.py --recorded against fake greslint binaries."""
 
@@ -305,6 +358,9 @@ class EndToEnd(unittest.TestCase):
         self.assertEqual(lines[-1], "1 passed, 1 failed")
         self.assertTrue(any(l.startswith("FAIL b_conf8_gres4 gpu01: verdict")
                             for l in lines))
+        # the failures again just before the count: CI keeps a log's tail
+        self.assertEqual(lines[-3], "failures:")
+        self.assertTrue(lines[-2].startswith("FAIL b_conf8_gres4 gpu01:"))
 
     def test_missing_binary_fails(self):
         p = subprocess.run([sys.executable, os.path.join(HERE, "check.py"),
