@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "config/reader.hpp"
+#include "huge_pages.hpp"
 
 namespace greslint {
 
@@ -97,6 +98,7 @@ bool read_file_bounded(const std::string& path, FileText& text, std::string& err
   if (fd < 0) return false;
   const Closer closer{fd};
   if (size >= kMapFileBytes) {
+    skip_heap_head();  // a large configuration: its memory in 2 MiB pages from the start
     // Mapped, not read: the page cache's own pages, populated in one call, instead of a copy
     // into fresh memory (see FileText). Falls back to reading where mapping fails.
     void* p = ::mmap(nullptr, std::size_t(size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
