@@ -13,7 +13,10 @@ clusters, under all eight release profiles, and writes one file per run:
 
 A reader built with -DGRESLINT_SPLIT_EVERY_FILE (CMAKE_CXX_FLAGS) reads the later
 lines of every file on a second thread, free core or not, wherever it can split them: its
-record must equal that of a normal build (src/config/later_lines.cpp).
+record must equal that of a normal build (src/config/later_lines.cpp). So must that of a
+build with -DGRESLINT_COPY_EVERY_FILE, which parses every file from a copy of its bytes,
+keeps views into its mapping, and unmaps each copy once parsed: a view left pointing into
+one crashes the run (src/config/reader.hpp).
 
 Runs happen from the repository root so the relative paths in reports are the same for
 any checkout. Stdout, stderr and the exit code are all recorded.

@@ -287,5 +287,9 @@ bool convert_value(const KeySpec& spec, std::string_view value, std::string& err
 bool read_file_bounded(const std::string& path, std::string& text, std::string& error);
 /// The same for a file the SourceManager will hold: a large one is mapped, not copied.
 bool read_file_bounded(const std::string& path, FileText& text, std::string& error);
+/// The same for a file the reader parses: a large one is mapped (not populated) and its
+/// bytes read into a parse copy (FileText::parse_view), which the reader gives back once
+/// it has parsed them (SourceManager::drop_parse_copy).
+bool read_file_to_parse(const std::string& path, FileText& text, std::string& error);
 
 }  // namespace greslint

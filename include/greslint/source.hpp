@@ -44,16 +44,44 @@ struct LineCol {
 /// How many '\n' bytes `text` holds (16 at a time where SSE2 is there).
 std::size_t count_newlines(std::string_view text) noexcept;
 
+/// The bytes of a mapped file read once more, for the reader to parse (FileText::parse_view):
+/// memory the reader's thread reuses from file to file. Performance: on the 2-core PVM guest
+/// this project measures on, the first read of each 4 KiB page of a mapping costs ~1.6 us,
+/// populated or not, where read() into memory already faulted in costs the copy alone: the
+/// four files of a per-GPU gres.conf (54 MB) took ~27 ms mapped and ~11 ms read.
+/// Unmaps a parse copy: a mapping of its own, outside the heap, so that its pages leave the
+/// process with it and leave no hole in the heap behind.
+struct ParseCopyUnmap {
+  std::size_t bytes = 0;
+  void operator()(char* p) const noexcept;
+};
+struct ParseCopy {
+  std::unique_ptr<char[], ParseCopyUnmap> bytes;
+  std::size_t capacity = 0;
+};
+
+/// A buffer of at least `size` bytes for a parse copy: the one this thread gave back last
+/// (give_back_parse_copy) if it is large enough, its pages past `size` handed back to the
+/// system, else a new one.
+ParseCopy take_parse_copy(std::size_t size);
+/// Keeps `copy` for this thread's next take_parse_copy (one is kept; a smaller one is freed).
+void give_back_parse_copy(ParseCopy copy) noexcept;
+/// Frees the buffer this thread keeps, if any: its reading is done.
+void free_parse_copies() noexcept;
+
 /// A file's text as the SourceManager holds it: bytes read into memory, or, for a large
 /// regular file, its pages mapped read-only from the page cache. A per-node configuration is
 /// tens of MB; read, every byte was copied into freshly allocated memory, which on a VM costs
-/// more than reading it (docs/performance.md). Move-only.
+/// more than reading it (docs/performance.md). A mapped file may come with a parse copy of
+/// its bytes: the reader parses that, and points whatever it keeps at the mapping, whose
+/// pages are then only read where a finding quotes a line. Move-only.
 class FileText {
  public:
   FileText() = default;
   explicit FileText(std::string text) : owned_(std::move(text)), view_(owned_) {}
-  /// Takes over a read-only mapping of `size` bytes at `data` (munmap when done).
-  static FileText mapped(const char* data, std::size_t size);
+  /// Takes over a read-only mapping of `size` bytes at `data` (munmap when done), and a
+  /// copy of those bytes, if any, in the first `size` bytes of `copy`.
+  static FileText mapped(const char* data, std::size_t size, ParseCopy copy = {});
   FileText(FileText&& other) noexcept;
   FileText& operator=(FileText&& other) noexcept;
   FileText(const FileText&) = delete;
@@ -66,12 +94,21 @@ class FileText {
   /// A mapping of the file (read-only, private): pages let go with madvise are read again
   /// from the file when touched, so its views stay valid.
   bool is_mapped() const noexcept { return mapped_; }
+  /// The same bytes as view(), where the reader should read them: the parse copy while there
+  /// is one, else view().
+  std::string_view parse_view() const noexcept {
+    return copy_.bytes ? std::string_view(copy_.bytes.get(), view_.size()) : view_;
+  }
+  bool has_parse_copy() const noexcept { return bool(copy_.bytes); }
+  /// Gives the parse copy up (parse_view() is view() from then on).
+  ParseCopy take_parse_copy() noexcept { return std::move(copy_); }
 
  private:
   void release() noexcept;
   std::string owned_;
   std::string_view view_;
   bool mapped_ = false;
+  ParseCopy copy_;
 };
 
 /// Owns every file greslint reads. Text is never mutated after add(), and never moves: the
@@ -112,6 +149,12 @@ class SourceManager {
   const std::string& path(FileId f) const { return file(f).path; }
   std::string_view text(FileId f) const { return file(f).text.view(); }
   bool mapped(FileId f) const { return file(f).text.is_mapped(); }
+  /// What the reader parses of file `f`: its parse copy, if it has one, else text(f).
+  std::string_view parse_text(FileId f) const { return file(f).text.parse_view(); }
+  bool has_parse_copy(FileId f) const { return file(f).text.has_parse_copy(); }
+  /// Gives file `f`'s parse copy back to this thread (give_back_parse_copy): the reader is
+  /// done with it, and nothing it kept points into it.
+  void drop_parse_copy(FileId f) { give_back_parse_copy(by_id_mutable(f).text.take_parse_copy()); }
   std::string_view text(Span s) const;
   LineCol line_col(FileId f, std::uint32_t offset) const;
   /// The physical line `line` (1-based) without its line terminator.
@@ -134,6 +177,7 @@ class SourceManager {
     mutable bool lines_found = false;
   };
   const File& file(FileId f) const { return *by_id_[f.index - first_]; }
+  File& by_id_mutable(FileId f) { return const_cast<File&>(file(f)); }
   const std::vector<std::uint32_t>& line_starts(const File& file) const;
   std::uint16_t first_ = 0;  ///< the id of by_id_[0]
   std::size_t text_bytes_ = 0;

@@ -101,7 +101,7 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
   }
   FileText text;
   std::string error;
-  if (!read_file_bounded(full, text, error)) {
+  if (!read_file_to_parse(full, text, error)) {
     fail(fmt::format("included file {}{} cannot be read: {}", full, mapped, error),
          fmt::format("s_p_parse_file: unable to read \"{}\": {}", full, error), "make the file readable");
     return;
@@ -248,7 +248,7 @@ void Reader::recover(const std::string& path, ConfigFile& result, int depth) {
   if (!within_read_limits(sources_.file_count(), sources_.text_bytes())) return;
   FileText text;
   std::string error;
-  if (!read_file_bounded(path, text, error) || text.empty()) return;
+  if (!read_file_to_parse(path, text, error) || text.empty()) return;
   Reporter quiet;
   Reader inner(options_, profile_, sources_, quiet);
   inner.cluster_name_ = cluster_name_;

@@ -50,7 +50,9 @@ std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_vi
   later->text = text;
   later->from = pos;
   later->from_line = line_no;
-  later->mapped = copy_heads_;
+  later->mapped = release_pages_;
+  later->copy_heads = copy_heads_;
+  later->to_mapping = to_mapping_;
   try {
     // A reader of its own: the caches of keys and repeated tails are per reader, and it
     // reports into the LaterLines' findings. The path it names in messages is this file's.
@@ -61,7 +63,9 @@ std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_vi
       Reader alone(options_, profile_, sources_, later.findings);
       alone.alone_ = true;
       alone.alone_later_ = &later;
-      alone.copy_heads_ = later.mapped;
+      alone.copy_heads_ = later.copy_heads;
+      alone.release_pages_ = later.mapped;
+      alone.to_mapping_ = later.to_mapping;
       alone.stack_.push_back(path);
       alone.read_alone(file, text, later);
     });

@@ -34,7 +34,29 @@ void release_read(std::string_view text, std::uint32_t& released, std::uint32_t 
 void Reader::parse(FileId file, ConfigFile& result, int depth) {
   result.files.push_back(file);
   stack_.push_back(sources_.path(file));
-  std::string_view text = sources_.text(file);
+  // An Include reads another file with this reader: what these say is this file's again after.
+  const bool copy_heads_before = std::exchange(copy_heads_, sources_.mapped(file));
+  const bool release_before = std::exchange(release_pages_, copy_heads_ && !sources_.has_parse_copy(file));
+  const std::string_view text = sources_.parse_text(file);
+  const ParseCopyViews to_mapping_before = std::exchange(
+      to_mapping_, sources_.has_parse_copy(file) ? ParseCopyViews{text.data(), text.size(), sources_.text(file).data()}
+                                                 : ParseCopyViews{});
+  const std::size_t comments_before = result.comments.size();
+  parse_lines(file, text, result, depth);
+  if (to_mapping_.active()) {
+    // The comments' views (the directives' were moved as each was kept), and the tails seen
+    // once, which the next file's copy would overwrite under them: the copy can go.
+    for (std::size_t i = comments_before; i < result.comments.size(); ++i) to_mapping_.rehome(result.comments[i].text);
+    seen_tails_.clear();
+    sources_.drop_parse_copy(file);
+  }
+  copy_heads_ = copy_heads_before;
+  release_pages_ = release_before;
+  to_mapping_ = to_mapping_before;
+  stack_.pop_back();
+}
+
+void Reader::parse_lines(FileId file, std::string_view text, ConfigFile& result, int depth) {
   // Room for a directive per line of this file (see make_room), from an estimate, not a
   // count: counting the lines was a pass over the file of its own. Lines of 24 bytes and more
   // (a per-node line is ~80) fit without a move; a file of shorter lines grows as it is read.
@@ -57,12 +79,10 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
   std::uint32_t lines_read = 0;
   std::uint32_t lines_seen = 0;
   LogicalLine line;
-  // An Include reads another file with this reader: what it sets is this file's again after.
-  const bool copy_heads_before = std::exchange(copy_heads_, sources_.mapped(file));
   std::uint32_t released = 0;
   while (pos < text.size() && !stopped_) {
     if (++lines_seen % kLinesPerLook == 0) advise_heap_growth();
-    if (copy_heads_) release_read(text, released, pos);
+    if (release_pages_) release_read(text, released, pos);
     if (later && pos >= later->begin) {
       take_later_lines(*later, result, pos, line_no);
       later.reset();
@@ -86,9 +106,7 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
       make_room(result, count_newlines(text.substr(pos)) + 2);  // the lines left and this one
     handle_line(file, line, result, depth);
   }
-  if (copy_heads_) release_read(text, released, pos, 0);
-  copy_heads_ = copy_heads_before;
-  stack_.pop_back();
+  if (release_pages_) release_read(text, released, pos, 0);
 }
 
 /// Performance: room for `more` directives, so that a file of a million settings is not moved
@@ -164,9 +182,11 @@ bool Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
     d.kind = Directive::Kind::record;
     read_record(file, l, *sub, ptr, d, result);
     if (copy_heads_ && d.repeated_tail()) copy_head(l, m->key_begin, d);
+    to_mapping_.rehome(d);
     add_directive(result, std::move(d));
     return true;
   }
+  to_mapping_.rehome(d);  // before its head is kept (settings_)
   const KeyValue& kv = d.head();
   if (!convert(file, kv, result)) return true;
   if (!only_space(s.substr(ptr))) {
@@ -448,7 +468,7 @@ ConfigFile read_config_file(const std::string& path, const ReadOptions& options,
   result.exists = true;
   FileText text;
   std::string error;
-  if (!read_file_bounded(path, text, error)) {
+  if (!read_file_to_parse(path, text, error)) {
     result.failed = true;
     out.report(rules::GRS008, Span{}, fmt::format("{} cannot be read: {}", path, error))
         .slurm(fmt::format("s_p_parse_file: unable to read \"{}\": {}", path, error))
@@ -458,6 +478,7 @@ ConfigFile read_config_file(const std::string& path, const ReadOptions& options,
   }
   FileId file = sources.add(path, std::move(text));
   ConfigFile parsed = parse_config_text(file, options, profile, sources, out);
+  free_parse_copies();  // this file and its Includes are read
   return parsed;
 }
 

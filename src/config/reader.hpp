@@ -24,7 +24,15 @@ namespace greslint::config_detail {
 inline constexpr std::size_t kMaxFileBytes = 64u << 20;  // far above any real config; bounds memory
 /// Files from this size on are mapped rather than read (read_file_bounded): below it a copy
 /// costs less than setting up a mapping, and nearly every configuration file is far smaller.
+/// A build may set GRESLINT_COPY_EVERY_FILE: every non-empty file is then mapped and parsed
+/// from a parse copy, and each copy is unmapped once parsed, never reused, so that a view
+/// left pointing into one crashes the run (scripts/refactor-oracle.py compares such a build
+/// with a normal one on every input).
+#ifdef GRESLINT_COPY_EVERY_FILE
+inline constexpr std::size_t kMapFileBytes = 1;
+#else
 inline constexpr std::size_t kMapFileBytes = 256u << 10;
+#endif
 /// greslint's own stops on Include. Slurm has none: it reads Includes one after another, any
 /// number of them, and recurses until fopen runs out of file descriptors (parse_config.c). A
 /// large site includes one file per rack (3,125 files for 100,000 nodes), so the stops sit far
@@ -64,6 +72,24 @@ void release_read(std::string_view text, std::uint32_t& released, std::uint32_t 
 
 inline Daemon daemon_for(KeyTable table) { return table == KeyTable::gres_conf ? Daemon::slurmd : Daemon::slurmctld; }
 
+/// A file parsed from its parse copy (FileText::parse_view): views into the copy's `size`
+/// bytes at `copy` are pointed at the same bytes of the file's mapping at `mapping`, so that
+/// nothing kept points into the copy, which the next file reuses. Inactive (copy null) for
+/// every other file.
+struct ParseCopyViews {
+  const char* copy = nullptr;
+  std::size_t size = 0;
+  const char* mapping = nullptr;
+  bool active() const noexcept { return copy != nullptr; }
+  void rehome(Directive& d) const {
+    if (active()) d.rehome_head(copy, size, mapping);
+  }
+  void rehome(std::string_view& v) const {
+    if (active() && v.data() >= copy && v.data() + v.size() <= copy + size)
+      v = std::string_view(mapping + (v.data() - copy), v.size());
+  }
+};
+
 /// The lines of one large file from `begin` on, read on another thread while the reader
 /// reads the lines before (Reader::read_later_lines). Only records of the file's own text
 /// are read there: the first line that needs what the reader learns before it (a setting,
@@ -83,6 +109,10 @@ struct LaterLines {
   /// Whether `text` is a mapping of the file, whose pages the thread lets go once read
   /// (release_read).
   bool mapped = false;
+  /// The reader's copy_heads_ and to_mapping_ for the file, taken when the thread starts
+  /// (an Include the reader meets meanwhile changes its own).
+  bool copy_heads = false;
+  ParseCopyViews to_mapping;
   /// Its directives, comments and `failed`. Their line numbers count from `begin` as line 1:
   /// the reader, at `begin`, knows the line's number and adds it (take_later_lines).
   ConfigFile part;
@@ -126,6 +156,9 @@ class Reader {
   static void make_room(ConfigFile& result, std::size_t more);
   /// Appends `d`, growing the directives as make_room does when they are full.
   static void add_directive(ConfigFile& result, Directive&& d);
+  /// Parses file `file` (its lines at `text`) into `result`: parse() without the setting up
+  /// and giving back of the file's parse copy around it.
+  void parse_lines(FileId file, std::string_view text, ConfigFile& result, int depth);
   void read_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
                    ConfigFile& result);
   /// Parses the pairs of `l` from `ptr` to `end` (the end of the line by default) into `d`.
@@ -210,9 +243,13 @@ class Reader {
   /// Reading alone: the LaterLines it reads into. The tails it makes are kept there
   /// (LaterLines::kept), not in the SourceManager, which the reader may be adding to meanwhile.
   LaterLines* alone_later_ = nullptr;
-  /// The file being read is mapped: repeating lines' heads are copied (copy_head), and its
-  /// pages are let go as the reader passes them (release_read).
+  /// The file being read is mapped: repeating lines' heads are copied (copy_head), and
+  /// whatever else a directive or comment views is pointed at the mapping (to_mapping_) or,
+  /// parsed from the mapping itself, its pages are let go as the reader passes them
+  /// (release_pages_, release_read).
   bool copy_heads_ = false;
+  bool release_pages_ = false;
+  ParseCopyViews to_mapping_;
   /// copy_text's block: its bytes, how many are used, and the last head copied.
   static constexpr std::size_t kCopyBlock = std::size_t(64) << 10;
   std::string_view copies_;

@@ -82,6 +82,20 @@ bool read_open_file(int fd, std::uint64_t size, std::string& text, std::string& 
   return true;
 }
 
+/// Reads exactly `size` bytes of `fd` from its start into `to`: false when the file ends
+/// before, goes on after, or fails.
+bool read_exactly(int fd, char* to, std::size_t size) {
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::pread(fd, to + got, size - got, off_t(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    got += std::size_t(n);
+  }
+  char past = 0;
+  return ::pread(fd, &past, 1, off_t(size)) == 0;
+}
+
 }  // namespace
 
 bool read_file_bounded(const std::string& path, std::string& text, std::string& error) {
@@ -92,18 +106,34 @@ bool read_file_bounded(const std::string& path, std::string& text, std::string& 
   return read_open_file(fd, size, text, error);
 }
 
-bool read_file_bounded(const std::string& path, FileText& text, std::string& error) {
+namespace {
+
+enum class Pages { populated, parse_copy };
+
+bool read_file(const std::string& path, FileText& text, std::string& error, Pages pages) {
   std::uint64_t size = 0;
   const int fd = open_bounded(path, size, error);
   if (fd < 0) return false;
   const Closer closer{fd};
   if (size >= kMapFileBytes) {
     skip_heap_head();  // a large configuration: its memory in 2 MiB pages from the start
-    // Mapped, not read: the page cache's own pages, populated in one call, instead of a copy
-    // into fresh memory (see FileText). Falls back to reading where mapping fails.
-    void* p = ::mmap(nullptr, std::size_t(size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    // Mapped, not read: the page cache's own pages instead of a copy into fresh memory (see
+    // FileText). Falls back to reading where mapping fails.
+    const int populate = pages == Pages::populated ? MAP_POPULATE : 0;
+    void* p = ::mmap(nullptr, std::size_t(size), PROT_READ, MAP_PRIVATE | populate, fd, 0);
     if (p != MAP_FAILED) {
-      text = FileText::mapped(static_cast<const char*>(p), std::size_t(size));
+      const auto* data = static_cast<const char*>(p);
+      ParseCopy copy;
+      if (pages == Pages::parse_copy) {
+        copy = take_parse_copy(std::size_t(size));
+        // A file that no longer has the size fstat gave (written meanwhile) is parsed from
+        // its mapping, as if no copy had been asked for.
+        if (!read_exactly(fd, copy.bytes.get(), std::size_t(size))) {
+          give_back_parse_copy(std::move(copy));
+          copy = {};
+        }
+      }
+      text = FileText::mapped(data, std::size_t(size), std::move(copy));
       return true;
     }
   }
@@ -111,6 +141,16 @@ bool read_file_bounded(const std::string& path, FileText& text, std::string& err
   if (!read_open_file(fd, size, bytes, error)) return false;
   text = FileText(std::move(bytes));
   return true;
+}
+
+}  // namespace
+
+bool read_file_bounded(const std::string& path, FileText& text, std::string& error) {
+  return read_file(path, text, error, Pages::populated);
+}
+
+bool read_file_to_parse(const std::string& path, FileText& text, std::string& error) {
+  return read_file(path, text, error, Pages::parse_copy);
 }
 
 namespace {

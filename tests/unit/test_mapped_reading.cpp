@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // A mapped file (a large one, read_file_bounded) is read as the same text in memory is, while
 // the reader copies the heads of repeating lines and lets the file's pages go behind it
-// (Reader::copy_head, release_read).
+// (Reader::copy_head, release_read). So is one read to parse (read_file_to_parse): parsed
+// from a copy of its bytes, with every view the reader keeps pointing into its mapping.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -35,15 +36,20 @@ struct TempFile {
   ~TempFile() { std::filesystem::remove(path); }
 };
 
-/// Reads `text` as `table`: from memory, or from a file, mapped as a run maps a large one.
-std::unique_ptr<Read> read_mapped(const std::string& text, KeyTable table, const TempFile* mapped, CoreBudget* cores) {
+/// Reads `text` as `table`: from memory, or from a file, mapped as a run maps a large one
+/// (with a parse copy, as a run reads it, when `copy` is given: the copy's bytes go there).
+std::unique_ptr<Read> read_mapped(const std::string& text, KeyTable table, const TempFile* mapped, CoreBudget* cores,
+                                  std::string_view* copy = nullptr) {
   auto r = std::make_unique<Read>();
   FileId id;
   if (mapped) {
     FileText file_text;
     std::string error;
-    REQUIRE(read_file_bounded(mapped->path.string(), file_text, error));
+    const std::string path = mapped->path.string();
+    REQUIRE((copy ? read_file_to_parse(path, file_text, error) : read_file_bounded(path, file_text, error)));
     REQUIRE(file_text.is_mapped());
+    REQUIRE(file_text.has_parse_copy() == bool(copy));
+    if (copy) *copy = file_text.parse_view();
     id = r->sources.add(mapped->path.string(), std::move(file_text));
   } else {
     id = r->sources.add("/nonexistent-greslint-test/gres.conf", std::string(text));
@@ -97,6 +103,7 @@ std::string gres_file(int nodes) {
               std::to_string(gpu * 8) + "-" + std::to_string(gpu * 8 + 7) + "\n";
     }
     if (i % 1000 == 10) text += "# a comment between nodes\n";
+    if (i % 1000 == 40) text += "# greslint: ignore=GRS310\n";
     if (i % 1000 == 20) text += "NodeName=" + node + " Name=gpu Type=a100 File=/dev/nvidia9 Bogus=1\n";
     if (i % 1000 == 30) text += "NodeName=" + node + " Name=gpu Count=abc\n";
   }
@@ -192,4 +199,78 @@ TEST_CASE("release_read: whole pages from where it stopped, once a step is read"
   config_detail::release_read(view, released, config_detail::kReleaseStep + page + 1, 0);
   CHECK(released == config_detail::kReleaseStep + page);
   CHECK(view == text);
+}
+
+TEST_CASE("parse copies: read as the same text in memory, with nothing kept pointing into the copy", "[reader][mapped]") {
+  const std::string text = gres_file(8000);
+  const TempFile file(text);
+  CoreBudget cores(2);
+  const auto in_memory = read_mapped(text, KeyTable::gres_conf, nullptr, nullptr);
+  for (CoreBudget* c : {static_cast<CoreBudget*>(nullptr), &cores}) {
+    std::string_view copy;
+    const auto r = read_mapped(text, KeyTable::gres_conf, &file, c, &copy);
+    require_same_mapped(*in_memory, *r, c == nullptr);
+    REQUIRE(copy.size() == text.size());
+    REQUIRE_FALSE(r->sources.has_parse_copy(r->file.file));  // given back once parsed
+    // Every view is into the mapping, or into a copy of the reader's own (a repeating
+    // line's head, a tail): none into the parse copy, which the next file reuses.
+    const std::string_view mapping = text_of(*r);
+    std::size_t into_mapping = 0;
+    auto check = [&](std::string_view view) {
+      REQUIRE_FALSE(inside(view, copy));
+      into_mapping += inside(view, mapping);
+    };
+    for (const Directive& d : r->file.directives) {
+      CAPTURE(d.line);
+      check(d.head().key);
+      check(d.head().value);
+      if (d.repeated_tail()) check(d.gap_text());
+      for (const KeyValue& kv : d.rest()) {
+        check(kv.key);
+        check(kv.value);
+      }
+    }
+    REQUIRE_FALSE(r->file.comments.empty());
+    for (const Comment& comment : r->file.comments) {
+      check(comment.text);
+      CHECK(comment.text == " greslint: ignore=GRS310");
+    }
+    // The lines parsed whole (the first of each tail, the settings) view the mapping.
+    CHECK(into_mapping > 8);
+    const Directive& first = r->file.directives.at(1);
+    CHECK(first.head().value == "g100000");
+    CHECK(r->sources.text(first.span) == "NodeName=g100000 Name=gpu Type=a100 File=/dev/nvidia0 Cores=0-7");
+  }
+}
+
+TEST_CASE("parse copies: the mapping's pages are not read", "[reader][mapped]") {
+  const std::string text = gres_file(60000);  // ~16 MB
+  const TempFile file(text);
+  const long before = rss_file_kb();
+  REQUIRE(before > 0);
+  std::string_view copy;
+  const auto r = read_mapped(text, KeyTable::gres_conf, &file, nullptr, &copy);
+  // Only the pages of the lines parsed whole, and of the findings' lines, are read.
+  CHECK(rss_file_kb() - before < 1024);
+  REQUIRE(text_of(*r) == text);
+}
+
+TEST_CASE("parse copies: a thread's buffer is reused by its next file, and freed when asked", "[reader][mapped]") {
+  free_parse_copies();  // what an earlier test's file gave back
+  constexpr std::size_t kHugePage = std::size_t(2) << 20;
+  ParseCopy big = take_parse_copy(3 * kHugePage + 1);
+  CHECK(big.capacity == 4 * kHugePage);  // whole huge pages
+  const char* at = big.bytes.get();
+  give_back_parse_copy(std::move(big));
+  ParseCopy smaller = take_parse_copy(kHugePage);
+#ifdef GRESLINT_COPY_EVERY_FILE
+  CHECK(smaller.capacity == kHugePage);  // that build frees every copy
+#else
+  CHECK(smaller.bytes.get() == at);
+  CHECK(smaller.capacity == 4 * kHugePage);
+#endif
+  give_back_parse_copy(std::move(smaller));
+  free_parse_copies();
+  const ParseCopy fresh = take_parse_copy(16);
+  CHECK(fresh.capacity == kHugePage);
 }
