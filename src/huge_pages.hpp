@@ -21,9 +21,10 @@ void advise_huge_heap() noexcept;
 /// pages. Called when a large file is read, so that a small configuration, whose whole run
 /// fits in those bytes, does not fault in a 2 MiB page it does not need.
 void skip_heap_head() noexcept;
-/// What skip_heap_head does, every time it is called: the boundary the heap's next block
-/// starts at, or 0 when the heap is not advise_huge_heap's (a sanitizer's allocator).
-std::uintptr_t move_heap_to_huge_boundary() noexcept;
+/// What skip_heap_head does, every time it is called, with a probe block of `probe_bytes`
+/// (larger than any free block, below the mmap threshold): the boundary the heap's next
+/// block starts at, or 0 when the heap is not advise_huge_heap's (a sanitizer's allocator).
+std::uintptr_t move_heap_to_huge_boundary(std::size_t probe_bytes) noexcept;
 
 /// Advises what the heap grew by since advise_huge_heap, or since the last call: malloc
 /// grows it 128 MiB at a time, and a 100,000-node slurm.conf written node by node with a

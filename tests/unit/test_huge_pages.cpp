@@ -94,11 +94,14 @@ TEST_CASE("advise_heap_growth: what the heap grew by since advise_huge_heap is a
 
 TEST_CASE("move_heap_to_huge_boundary: the heap's next block starts on a 2 MiB boundary", "[memory]") {
   constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+  // Larger than any free block (just under the mmap threshold): it comes from the top of
+  // the heap, where the next blocks come from.
+  constexpr std::size_t kFromTheTop = std::size_t(31) << 20;
   advise_huge_heap();
-  void* probe = std::malloc(std::size_t(1) << 20);
+  void* probe = std::malloc(kFromTheTop);
   const auto before = reinterpret_cast<std::uintptr_t>(probe);
   std::free(probe);
-  const std::uintptr_t boundary = move_heap_to_huge_boundary();
+  const std::uintptr_t boundary = move_heap_to_huge_boundary(kFromTheTop);
   const auto start = reinterpret_cast<std::uintptr_t>(sbrk(0));
   // A sanitizer's allocator maps its own memory: there is no heap to move.
   if (before >= start || before + (std::uintptr_t(1) << 30) < start) {
@@ -109,7 +112,7 @@ TEST_CASE("move_heap_to_huge_boundary: the heap's next block starts on a 2 MiB b
   CHECK(boundary % kHuge == 0);
   CHECK(boundary >= before);
   CHECK(boundary - before < kHuge);
-  void* next = std::malloc(std::size_t(1) << 20);
+  void* next = std::malloc(kFromTheTop);
   const auto at = reinterpret_cast<std::uintptr_t>(next);
   CHECK(at >= boundary);
   CHECK(at - boundary <= 16);  // the block's header, on the boundary
