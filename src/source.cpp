@@ -2,6 +2,8 @@
 // SourceManager: owns file texts and maps byte offsets to line:column on demand.
 #include "greslint/source.hpp"
 
+#include "huge_pages.hpp"
+
 #include <sys/mman.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -48,7 +50,7 @@ ParseCopy take_parse_copy(std::size_t size) {
   const std::size_t capacity = (std::max<std::size_t>(size, 1) + kHugePage - 1) & ~(kHugePage - 1);
   void* p = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
-  ::madvise(p, capacity, MADV_HUGEPAGE);
+  advise_huge_pages(p, capacity);
   return ParseCopy{std::unique_ptr<char[], ParseCopyUnmap>(static_cast<char*>(p), ParseCopyUnmap{capacity}), capacity};
 }
 

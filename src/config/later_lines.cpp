@@ -50,7 +50,7 @@ std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_vi
   later->text = text;
   later->from = pos;
   later->from_line = line_no;
-  later->mapped = release_pages_;
+  later->release_pages = release_pages_;
   later->copy_heads = copy_heads_;
   later->to_mapping = to_mapping_;
   try {
@@ -64,7 +64,7 @@ std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_vi
       alone.alone_ = true;
       alone.alone_later_ = &later;
       alone.copy_heads_ = later.copy_heads;
-      alone.release_pages_ = later.mapped;
+      alone.release_pages_ = later.release_pages;
       alone.to_mapping_ = later.to_mapping;
       alone.stack_.push_back(path);
       alone.read_alone(file, text, later);
@@ -94,7 +94,7 @@ void Reader::read_alone(FileId file, std::string_view text, LaterLines& later) {
   std::uint32_t released = later.begin;
   while (pos < text.size() && !later.unwanted.load(std::memory_order_relaxed)) {
     if (++lines_seen % kLinesPerLook == 0) advise_heap_growth();
-    if (later.mapped) release_read(text, released, pos);
+    if (later.release_pages) release_read(text, released, pos);
     const std::uint32_t at = pos;
     const std::uint32_t at_line = line_no;
     const std::size_t comments = part.comments.size();
@@ -108,7 +108,7 @@ void Reader::read_alone(FileId file, std::string_view text, LaterLines& later) {
       break;
     }
   }
-  if (later.mapped) release_read(text, released, pos, 0);
+  if (later.release_pages) release_read(text, released, pos, 0);
   later.end = pos;
   later.end_line = line_no;
 }

@@ -106,9 +106,9 @@ struct LaterLines {
   std::uint32_t end = 0;       ///< where it stopped: the reader's next line
   /// That line's number, counted as the thread's lines are: the line at `begin` is line 1.
   std::uint32_t end_line = 0;
-  /// Whether `text` is a mapping of the file, whose pages the thread lets go once read
-  /// (release_read).
-  bool mapped = false;
+  /// Whether `text` is a mapping of the file (not a parse copy), whose pages the thread lets
+  /// go once read (release_read).
+  bool release_pages = false;
   /// The reader's copy_heads_ and to_mapping_ for the file, taken when the thread starts
   /// (an Include the reader meets meanwhile changes its own).
   bool copy_heads = false;
