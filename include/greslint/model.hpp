@@ -91,6 +91,9 @@ class NodeGresLines {
   std::uint32_t list_id(std::uint32_t node) const { return list_of_[node]; }
   /// The NodeName= lines (indexes into ConfigModel::gres_lines) node `node` reads, in file order.
   std::vector<std::uint32_t> lines_of(std::uint32_t node) const;
+  /// Appends to each node's list the lines `later` (lists of the same nodes, made from the
+  /// lines that follow these) gives it. Nodes that read the same lines still share an id.
+  void absorb(const NodeGresLines& later);
 
  private:
   std::vector<std::uint32_t> list_of_;
@@ -164,6 +167,8 @@ struct LintInputs {
   std::string cgroup_conf_path;  ///< beside slurm.conf
   /// Include prefixes to read from elsewhere (ReadOptions::prefix_map).
   std::vector<std::pair<std::string, std::string>> prefix_map;
+  /// The cores the run's threads share; 0: the machine's. Tests compare 1 and 2.
+  unsigned cores = 0;
 };
 
 /// Reads the files, builds the model, evaluates every node class, reports findings.

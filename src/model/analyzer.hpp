@@ -9,7 +9,8 @@
 //   partitions.cpp  PartitionName lines and their nodes
 //   startup_checks.cpp  the value checks, select plugin, cgroup.conf, node table
 //   node_lines.cpp  a NodeName line's nodes and topology (Slurm's corrections)
-//   classes.cpp     which gres.conf lines apply to which node; node classes
+//   gres_line_matching.cpp  which gres.conf lines apply to which node
+//   classes.cpp     node classes
 //   replay.cpp      the stages of one node class in order; B (Gres=), F (registration)
 //   replay_records.cpp  stage C: each gres.conf line the class reads
 //   replay_merge.cpp    stages D and E: records checked, merged, loaded by the plugins
@@ -103,7 +104,13 @@ using NodeDefaults = std::unordered_map<std::string, const KeyValue*>;
 class Analyzer {
  public:
   Analyzer(const LintInputs& in, const ConfigTexts* texts, const VersionProfile& p, SourceManager& s, Reporter& out)
-      : in_(in), texts_(texts), profile_(p), sources_(s), out_(out), findings_(out) {}
+      : in_(in),
+        texts_(texts),
+        profile_(p),
+        sources_(s),
+        out_(out),
+        cores_(in.cores != 0 ? in.cores : CoreBudget::machine_cores()),
+        findings_(out) {}
 
   Cluster run();
 
@@ -185,7 +192,12 @@ class Analyzer {
   /// node_line_contents(), on a thread of its own for a cluster large enough to gain by it
   /// (found in place otherwise). Reads only node_lines_ and grestypes_.
   std::future<std::vector<std::uint32_t>> find_node_line_contents() const;
+  // ----- gres_line_matching.cpp -------------------------------------------------------
   void match_gres_lines();
+  /// What matching a run of gres.conf lines makes (gres_line_matching.cpp).
+  struct LineMatch;
+  /// Matches lines `begin` to `end` to nodes into `m`.
+  void match_range(std::uint32_t begin, std::uint32_t end, LineMatch& m);
   /// kGresConfUnknownNodes over each group, with its spelling hint.
   void check_unknown_names(std::vector<UnknownNames>& groups);
   /// `node_content`: node_line_contents().
@@ -291,7 +303,7 @@ class Analyzer {
   Reporter& out_;
   /// The cores the run's threads share (ReadAhead, and the readers of large files); mutable
   /// because read_options() hands it out. Declared before every thread that holds it.
-  mutable CoreBudget cores_{CoreBudget::machine_cores()};
+  mutable CoreBudget cores_;
   Findings findings_;
   ConfigFile slurm_;
   DirectiveIndex slurm_index_;  ///< slurm_'s settings and records by key
