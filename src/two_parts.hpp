@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "greslint/core_budget.hpp"
+#include "task.hpp"
 
 namespace greslint {
 
@@ -36,9 +37,9 @@ int in_two_parts_at(CoreBudget* cores, std::size_t n, std::size_t middle, std::s
     work(std::size_t(0), n, 0);
     return 1;
   }
-  std::future<void> later;
+  Task<void> later;
   try {
-    later = std::async(std::launch::async, [&work, cores, middle, n] {
+    later = start_task(cores, [&work, cores, middle, n] {
       const CoreBudget::Held core(cores, std::adopt_lock);
       work(middle, n, 1);
     });

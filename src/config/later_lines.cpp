@@ -56,8 +56,7 @@ std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_vi
   try {
     // A reader of its own: the caches of keys and repeated tails are per reader, and it
     // reports into the LaterLines' findings. The path it names in messages is this file's.
-    later->done = std::async(std::launch::async, [this, file, text, cores, path = stack_.back(),
-                                                  &later = *later] {
+    later->done = start_task(cores, [this, file, text, cores, path = stack_.back(), &later = *later] {
       const CoreBudget::Held core(cores, std::adopt_lock);
       const line_memory::Blocks blocks;  // its lines' pairs, without taking malloc's lock per line
       Reader alone(options_, profile_, sources_, later.findings);

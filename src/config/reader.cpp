@@ -73,6 +73,11 @@ void Reader::parse_lines(FileId file, std::string_view text, ConfigFile& result,
   const bool count_when_full =
       held + estimate > result.directives.capacity() && held * sizeof(Directive) * 4 > text.size();
   if (!count_when_full) make_room(result, estimate);
+  // A file large enough to have its later lines read on another core: the thread the budget
+  // keeps for such work is started now (CoreBudget::run_on_helper), not when the first core
+  // frees up.
+  if (!kSplitEveryFile && options_.cores && text.size() >= options_.later_lines_from_bytes)
+    options_.cores->start_helper();
   std::uint32_t pos = 0;
   std::uint32_t line_no = 1;
   std::unique_ptr<LaterLines> later;

@@ -18,6 +18,7 @@
 #include "greslint/config.hpp"
 #include "greslint/report.hpp"
 #include "greslint/text_hash.hpp"
+#include "task.hpp"
 
 namespace greslint::config_detail {
 
@@ -120,7 +121,7 @@ struct LaterLines {
   std::vector<std::shared_ptr<const void>> kept;
   Reporter findings;           ///< what it reported, added after the reader's own
   std::atomic<bool> unwanted{false};
-  std::future<void> done;
+  Task<void> done;
 
   LaterLines() = default;
   LaterLines(const LaterLines&) = delete;
@@ -128,7 +129,7 @@ struct LaterLines {
   /// Never leaves the thread behind: a reader that stops first (a limit) tells it to stop.
   ~LaterLines() {
     unwanted = true;
-    if (done.valid()) done.wait();
+    done.wait();
   }
 };
 

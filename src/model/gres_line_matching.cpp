@@ -20,8 +20,7 @@ namespace {
 class ContentLists {
  public:
   std::uint32_t extend(std::uint32_t list, std::uint32_t content) {
-    const auto [id, fresh] =
-        ids_.try_emplace((std::uint64_t(list) << 32) | content, std::uint32_t(links_.size() + 1));
+    const auto [id, fresh] = ids_.try_emplace((std::uint64_t(list) << 32) | content, std::uint32_t(links_.size() + 1));
     if (fresh) links_.emplace_back(list, content);
     return id;
   }
@@ -42,7 +41,7 @@ class ContentLists {
   }
 
  private:
-  IdMap ids_;  ///< (list << 32 | content) -> the longer list
+  IdMap ids_;                                                   ///< (list << 32 | content) -> the longer list
   std::vector<std::pair<std::uint32_t, std::uint32_t>> links_;  ///< list - 1 -> (shorter list, content)
   std::vector<std::uint32_t> scratch_;
 };
@@ -63,8 +62,8 @@ struct UnknownNameGroups {
   IdMap group_of;  ///< (content << 1 | any known) -> group
 
   void add(UnknownNamesLine&& l) {
-    const auto [id, fresh] = group_of.try_emplace((std::uint64_t(l.content) << 1) | (l.any ? 1 : 0),
-                                                  std::uint32_t(groups.size()));
+    const auto [id, fresh] =
+        group_of.try_emplace((std::uint64_t(l.content) << 1) | (l.any ? 1 : 0), std::uint32_t(groups.size()));
     if (fresh) {
       groups.push_back(UnknownNames{l.line, std::move(l.names), {}, 0, l.any});
       return;
@@ -88,7 +87,7 @@ struct Analyzer::LineMatch {
   std::vector<std::uint32_t>& content_of;  ///< node -> its ContentLists id
   NodeGresLines& lists;
   ContentLists contents;
-  std::vector<std::uint32_t> last_line;  ///< node -> the last line that named it
+  std::vector<std::uint32_t> last_line;   ///< node -> the last line that named it
   std::vector<UnknownNamesLine> unknown;  ///< in line order
   /// A later run counts the names it makes here, not in expanded_, and stops short of
   /// `budget` (over_budget): only a run in one piece knows where spend() would throw.
@@ -126,16 +125,16 @@ void Analyzer::match_gres_lines() {
   const std::uint64_t later_budget = kMaxExpandedNames - expanded_;  // read here: the first run spends
   // Below this many lines a thread costs about what it saves.
   constexpr std::size_t kLinesForTwoRuns = 16384;
-  const int runs = in_two_parts_at(&cores_, line_count, middle, kLinesForTwoRuns,
-                                   [&](std::size_t begin, std::size_t end, int part) {
-                                     if (part == 0) return match_range(std::uint32_t(begin), std::uint32_t(end), first);
-                                     later_contents.assign(node_count, 0);
-                                     later_lists.resize(node_count, end - begin);
-                                     later.emplace(later_contents, later_lists, node_count);
-                                     later->later = true;
-                                     later->budget = later_budget;
-                                     match_range(std::uint32_t(begin), std::uint32_t(end), *later);
-                                   });
+  const int runs =
+      in_two_parts_at(&cores_, line_count, middle, kLinesForTwoRuns, [&](std::size_t begin, std::size_t end, int part) {
+        if (part == 0) return match_range(std::uint32_t(begin), std::uint32_t(end), first);
+        later_contents.assign(node_count, 0);
+        later_lists.resize(node_count, end - begin);
+        later.emplace(later_contents, later_lists, node_count);
+        later->later = true;
+        later->budget = later_budget;
+        match_range(std::uint32_t(begin), std::uint32_t(end), *later);
+      });
   if (runs == 2) {
     if (later->over_budget || expanded_ + later->spent > kMaxExpandedNames) {
       // Past the budget: matched again after the first run, to stop where one piece stops.
@@ -254,8 +253,9 @@ void Analyzer::check_unknown_names(std::vector<UnknownNames>& groups) {
     for (const std::string& u : group.names) {
       const std::uint32_t n = hints->find(u);
       if (n == NodeIndex::kNone) continue;
-      hint = fmt::format("; did you mean {}? gres.conf must spell the slurm.conf NodeName exactly (case and zero padding)",
-                         node_names[n]);
+      hint =
+          fmt::format("; did you mean {}? gres.conf must spell the slurm.conf NodeName exactly (case and zero padding)",
+                      node_names[n]);
       break;
     }
     if (group.hidden) {

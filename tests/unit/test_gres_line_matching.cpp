@@ -81,7 +81,8 @@ TEST_CASE("gres line matching: two runs of lines make the model one run makes", 
   for (int node = 1; node <= 2400; ++node) {
     for (int gpu = 0; gpu < 8; ++gpu) {
       const char* cores = node % 7 == 0 && gpu == 3 ? " Cores=0-15" : "";
-      const std::uint32_t at = add(fmt::format("NodeName=n{:04} Name=gpu Type=a100 File=/dev/nvidia{}{}", node, gpu, cores));
+      const std::uint32_t at =
+          add(fmt::format("NodeName=n{:04} Name=gpu Type=a100 File=/dev/nvidia{}{}", node, gpu, cores));
       if (node == 5) n0005.push_back(at);
     }
     if (node % 500 == 0) add(fmt::format("NodeName=x{} Name=gpu Type=a100 File=/dev/nvidia0", node));
