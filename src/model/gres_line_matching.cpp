@@ -12,7 +12,9 @@
 
 namespace greslint::model {
 
-namespace {
+// Named, not anonymous: Analyzer::LineMatch holds them (GCC's -Wsubobject-linkage in a
+// unity build, where this file is not the main file).
+namespace line_matching {
 
 /// What the lines a node reads say, as an id: a trie of (list so far, next line's content) ->
 /// longer list, 0 the empty list. Nodes whose lines say the same get one id, whichever lines
@@ -55,6 +57,12 @@ struct UnknownNamesLine {
   std::vector<std::string> names;
 };
 
+}  // namespace line_matching
+
+namespace {
+
+using line_matching::UnknownNamesLine;
+
 /// GRS310's groups: one finding per group of lines that say the same (their content id) and
 /// name nodes slurm.conf lacks, apart as they also name nodes it has or not.
 struct UnknownNameGroups {
@@ -86,9 +94,9 @@ struct UnknownNameGroups {
 struct Analyzer::LineMatch {
   std::vector<std::uint32_t>& content_of;  ///< node -> its ContentLists id
   NodeGresLines& lists;
-  ContentLists contents;
+  line_matching::ContentLists contents;
   std::vector<std::uint32_t> last_line;   ///< node -> the last line that named it
-  std::vector<UnknownNamesLine> unknown;  ///< in line order
+  std::vector<line_matching::UnknownNamesLine> unknown;  ///< in line order
   /// A later run counts the names it makes here, not in expanded_, and stops short of
   /// `budget` (over_budget): only a run in one piece knows where spend() would throw.
   bool later = false;
