@@ -95,7 +95,7 @@ struct Analyzer::LineMatch {
   std::vector<std::uint32_t>& content_of;  ///< node -> its ContentLists id
   NodeGresLines& lists;
   line_matching::ContentLists contents;
-  std::vector<std::uint32_t> last_line;   ///< node -> the last line that named it
+  std::vector<std::uint32_t> last_line;                  ///< node -> the last line that named it
   std::vector<line_matching::UnknownNamesLine> unknown;  ///< in line order
   /// A later run counts the names it makes here, not in expanded_, and stops short of
   /// `budget` (over_budget): only a run in one piece knows where spend() would throw.
