@@ -99,6 +99,10 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
     fail(fmt::format("included file {}{} does not exist", full, mapped), failed_line, missing_include_help(path));
     return;
   }
+  // A file large enough to have its later lines read on another core: the kept thread starts
+  // now, while this one copies the file, rather than when the reading asks for it.
+  if (!kSplitEveryFile && options_.cores && std::uint64_t(st.st_size) >= options_.later_lines_from_bytes)
+    options_.cores->start_helper();
   FileText text;
   std::string error;
   if (!read_file_to_parse(full, text, error)) {
