@@ -46,6 +46,7 @@ std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_vi
   const std::uint32_t begin = split_point(text, pos);
   if (begin == 0 || (cores && !cores->try_take())) return nullptr;
   auto later = std::make_unique<LaterLines>();
+  later->part.directives.swap(spare_later_directives_);
   later->begin = begin;
   later->text = text;
   later->from = pos;
@@ -126,6 +127,8 @@ void Reader::take_later_lines(LaterLines& later, ConfigFile& result, std::uint32
     d.line += lines_before;
     result.directives.push_back(std::move(d));
   }
+  later.part.directives.clear();  // moved from: their memory serves the next file's later half
+  spare_later_directives_ = std::move(later.part.directives);
   result.comments.reserve(result.comments.size() + later.part.comments.size());
   for (Comment& c : later.part.comments) {
     c.line += lines_before;

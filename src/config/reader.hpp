@@ -205,6 +205,10 @@ class Reader {
                                                std::uint32_t line_no);
   void read_alone(FileId file, std::string_view text, LaterLines& later);
   void take_later_lines(LaterLines& later, ConfigFile& result, std::uint32_t& pos, std::uint32_t& line_no);
+  /// The memory of the last later half's directives, emptied once they were taken, for the
+  /// next file's later half. Memory: a gres.conf that includes one file per GPU type had each
+  /// file's later half fill a vector of its own, freed after, and the heap kept what they left.
+  std::vector<Directive> spare_later_directives_;
 
   // What the reader itself reports (reader_findings.cpp).
   static std::string help_for_value(const KeySpec& spec);
