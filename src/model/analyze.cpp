@@ -59,7 +59,7 @@ Cluster Analyzer::run() {
   // Per node class: slurmd reads gres.conf and registers, slurmctld validates.
   // What each slurm.conf node line says is found beside the gres.conf lines' nodes: the two
   // read nothing the other writes, and the second core is free again.
-  std::future<std::vector<std::uint32_t>> node_content = find_node_line_contents();
+  Task<std::vector<std::uint32_t>> node_content = find_node_line_contents();
   match_gres_lines();
   form_classes(node_content.get());
   evaluate_classes();

@@ -36,6 +36,7 @@
 #include "model/node_index.hpp"
 #include "model/read_ahead.hpp"
 #include "rules/check.hpp"
+#include "task.hpp"
 #include "rules/stages.hpp"
 #include "rules/startup_words.hpp"
 #include "rules/views.hpp"
@@ -189,9 +190,9 @@ class Analyzer {
   void insert_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates);
   // ----- classes.cpp ---------------------------------------------------------------
   std::vector<std::uint32_t> node_line_contents() const;
-  /// node_line_contents(), on a thread of its own for a cluster large enough to gain by it
-  /// (found in place otherwise). Reads only node_lines_ and grestypes_.
-  std::future<std::vector<std::uint32_t>> find_node_line_contents() const;
+  /// node_line_contents(), on another thread with a core of the budget for a cluster large
+  /// enough to gain by it (found in place otherwise). Reads only node_lines_ and grestypes_.
+  Task<std::vector<std::uint32_t>> find_node_line_contents() const;
   // ----- gres_line_matching.cpp -------------------------------------------------------
   void match_gres_lines();
   /// What matching a run of gres.conf lines makes (gres_line_matching.cpp).

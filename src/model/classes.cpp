@@ -93,20 +93,25 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
   return out;
 }
 
-std::future<std::vector<std::uint32_t>> Analyzer::find_node_line_contents() const {
+Task<std::vector<std::uint32_t>> Analyzer::find_node_line_contents() const {
   // Below this many lines the thread's start costs about what it saves (a line is ~400
   // instructions here).
   constexpr std::size_t kLinesForAThread = 4096;
-  if (node_lines_.size() >= kLinesForAThread) {
+  // On a free core only: matching the gres.conf lines meanwhile splits in two when it finds
+  // one, and three threads on two cores were slower than either way alone.
+  if (node_lines_.size() >= kLinesForAThread && cores_.try_take()) {
     try {
-      return std::async(std::launch::async, [this] { return node_line_contents(); });
+      return start_task(&cores_, [this] {
+        const CoreBudget::Held core(&cores_, std::adopt_lock);
+        return node_line_contents();
+      });
     } catch (const std::system_error&) {
-      // No thread to be had: found in place, below.
+      cores_.give();  // no thread to be had: found in place, below
     }
   }
   std::promise<std::vector<std::uint32_t>> here;
   here.set_value(node_line_contents());
-  return here.get_future();
+  return Task<std::vector<std::uint32_t>>(here.get_future(), {});
 }
 
 }  // namespace greslint::model
