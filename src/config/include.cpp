@@ -112,7 +112,7 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
   }
   if (text.empty()) return;  // Slurm: "file is empty", success
   FileId inc = sources_.add(full, std::move(text));
-  parse(inc, result, depth + 1);
+  parse_included(inc, result, depth + 1);
 }
 
 /// An absolute Include of a checkout (reads_checkout_of): points `full` at the checkout's copy
@@ -254,10 +254,10 @@ void Reader::recover(const std::string& path, ConfigFile& result, int depth) {
   std::string error;
   if (!read_file_to_parse(path, text, error) || text.empty()) return;
   Reporter quiet;
+  ConfigFile side;  // made before the reader, which waits for what it writes into it when it goes
   Reader inner(options_, profile_, sources_, quiet);
   inner.cluster_name_ = cluster_name_;
   inner.stack_ = stack_;
-  ConfigFile side;
   inner.parse(sources_.add(path, std::move(text)), side, depth + 1);
   result.include_used_cluster_name = result.include_used_cluster_name || side.include_used_cluster_name;
   for (Directive& d : side.directives) result.recovered.push_back(std::move(d));

@@ -118,17 +118,39 @@ void Reader::read_alone(FileId file, std::string_view text, LaterLines& later) {
 /// gives: directives, comments, findings (under the same per-rule limits), `failed`.
 void Reader::take_later_lines(LaterLines& later, ConfigFile& result, std::uint32_t& pos, std::uint32_t& line_no) {
   later.done.get();  // an exception of the thread (no memory) is this reader's
+  settle_moving();   // an earlier half's, before this one's
   // Past greslint's limit of directives the reader reads on to say where it stopped.
   if (pos != later.begin || result.directives.size() + later.part.directives.size() > kMaxDirectives) return;
-  make_room(result, later.part.directives.size());
   // The thread's line 1 is this reader's line_no.
   const std::uint32_t lines_before = line_no - 1;
-  for (Directive& d : later.part.directives) {
-    d.line += lines_before;
-    result.directives.push_back(std::move(d));
+  directives_after_move_ = result.directives.size() + later.part.directives.size();
+  auto part = std::make_shared<std::vector<Directive>>(std::move(later.part.directives));
+  auto move = [&result, part, lines_before] {
+    make_room(result, part->size());
+    for (Directive& d : *part) {
+      d.line += lines_before;
+      result.directives.push_back(std::move(d));
+    }
+    part->clear();  // moved from: their memory serves the next file's later half
+  };
+  CoreBudget* const cores = kSplitEveryFile ? nullptr : options_.cores;
+  bool moved_elsewhere = false;
+  if (kSplitEveryFile || (cores && cores->try_take())) {
+    try {
+      moving_ = start_task(cores, [cores, move] {
+        const CoreBudget::Held core(cores, std::adopt_lock);
+        move();
+      });
+      moving_part_ = part;
+      moved_elsewhere = true;
+    } catch (const std::system_error&) {
+      if (cores) cores->give();
+    }
   }
-  later.part.directives.clear();  // moved from: their memory serves the next file's later half
-  spare_later_directives_ = std::move(later.part.directives);
+  if (!moved_elsewhere) {
+    move();
+    spare_later_directives_ = std::move(*part);
+  }
   result.comments.reserve(result.comments.size() + later.part.comments.size());
   for (Comment& c : later.part.comments) {
     c.line += lines_before;
@@ -139,6 +161,13 @@ void Reader::take_later_lines(LaterLines& later, ConfigFile& result, std::uint32
   out_.absorb(std::move(later.findings));
   pos = later.end;
   line_no = later.end_line + lines_before;
+}
+
+void Reader::settle_moving() {
+  if (!moving_.valid()) return;
+  moving_.get();  // an exception of the move (no memory) is this reader's
+  spare_later_directives_ = std::move(*moving_part_);
+  moving_part_.reset();
 }
 
 std::uint32_t Reader::line_number(const LogicalLine& l) {

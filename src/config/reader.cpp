@@ -32,6 +32,11 @@ void release_read(std::string_view text, std::uint32_t& released, std::uint32_t 
 }
 
 void Reader::parse(FileId file, ConfigFile& result, int depth) {
+  parse_included(file, result, depth);
+  settle_moving();
+}
+
+void Reader::parse_included(FileId file, ConfigFile& result, int depth) {
   result.files.push_back(file);
   stack_.push_back(sources_.path(file));
   // An Include reads another file with this reader: what these say is this file's again after.
@@ -57,6 +62,7 @@ void Reader::parse(FileId file, ConfigFile& result, int depth) {
 }
 
 void Reader::parse_lines(FileId file, std::string_view text, ConfigFile& result, int depth) {
+  settle_moving();
   // Room for a directive per line of this file (see make_room), from an estimate, not a
   // count: counting the lines was a pass over the file of its own. Lines of 24 bytes and more
   // (a per-node line is ~80) fit without a move; a file of shorter lines grows as it is read.
@@ -91,12 +97,13 @@ void Reader::parse_lines(FileId file, std::string_view text, ConfigFile& result,
     if (later && pos >= later->begin) {
       take_later_lines(*later, result, pos, line_no);
       later.reset();
+      if (pos < text.size()) settle_moving();  // lines of this file follow
       continue;
     }
     if (!later && (kSplitEveryFile || lines_read++ % kLinesPerLook == 0)) later = read_later_lines(file, text, pos, line_no);
     next_logical_line(file, text, pos, line_no, result.comments, line);
     if (line.text.empty()) continue;
-    if (result.directives.size() >= kMaxDirectives) {
+    if (directive_count(result) >= kMaxDirectives) {
       stopped_ = true;
       out_.report(rules::GRS008, span_of(file, line, 0, line.text.size()),
                   fmt::format("greslint stops reading here: the file already holds {} settings and records, "
@@ -147,6 +154,7 @@ bool Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
     handle_include(file, l, result, depth);
     return true;
   }
+  settle_moving();
   auto m = match_key_value(s, 0);
   if (!m) {
     if (only_space(s)) return true;

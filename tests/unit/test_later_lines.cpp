@@ -194,12 +194,35 @@ TEST_CASE("later lines: only a free core reads them", "[reader][later_lines]") {
   const auto split = read_split(text, &two);
   require_same_split(*one, *split);
   if (config_detail::kSplitEveryFile) return;  // that build splits without asking the budget
-  CHECK(two.taken() == 1);
-  CHECK(two.try_take());  // given back once its lines were read
+  CHECK(two.taken() == 2);  // one core read the later lines, one moved them into the file's
+  CHECK(two.try_take());    // given back once its lines were read and moved
   // A small file is read on one thread, free core or not.
   CoreBudget spare(2);
   read_split(node_file(100, [](int) { return std::string(); }), &spare);
   CHECK(spare.taken() == 0);
+}
+
+TEST_CASE("later lines: included files split one after another read as in one piece", "[reader][later_lines]") {
+  // Each included file's later directives move into the file's on another core while the
+  // reader returns to slurm.conf and reads the next Include: the lines between (a setting,
+  // a finding, a node line) and the next file must land after them, numbered as before.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "greslint-later-includes";
+  fs::create_directories(dir);
+  for (const char* name : {"a.conf", "b.conf", "c.conf"})
+    std::ofstream(dir / name) << node_file(6000, [](int i) { return i == 4000 ? "# comment 4000\n" : ""; });
+  REQUIRE(fs::file_size(dir / "a.conf") >= ReadOptions{}.later_lines_from_bytes);
+  const std::string text =
+      "ClusterName=c\nInclude a.conf\nMaxJobCount=5\nInclude b.conf\nNodeName=x1 CPUs=x\n"
+      "Include c.conf\nInclude missing.conf\nNodeName=x2 CPUs=4\n";
+  CoreBudget two(2);
+  const auto one = read_split(text, nullptr, KeyTable::slurm_conf, ReadOptions{}.later_lines_from_bytes, dir.string());
+  const auto split = read_split(text, &two, KeyTable::slurm_conf, ReadOptions{}.later_lines_from_bytes, dir.string());
+  REQUIRE(one->file.directives.size() == 3 * 6000 + 4);
+  require_same_split(*one, *split);
+  CHECK(split->file.directives.back().head().value == "x2");
+  if (!config_detail::kSplitEveryFile) CHECK(two.taken() == 6);  // three later halves, three moves
+  fs::remove_all(dir);
 }
 
 TEST_CASE("later lines: random files split anywhere read as in one piece", "[reader][later_lines]") {
