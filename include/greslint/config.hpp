@@ -223,6 +223,9 @@ struct ConfigFile {
   /// Moves every span `by` file ids on (a file read before its id was known;
   /// SourceManager::rebase), the directives in two halves at once when `cores` has a core free.
   void shift_files(std::uint16_t by, CoreBudget* cores = nullptr);
+  /// shift_files but for the directives, which the caller moves on itself (Directive::shift_file)
+  /// as it walks them for a pass of its own.
+  void shift_files_but_directives(std::uint16_t by);
 };
 
 /// A file's directives by kind, in file order: its settings, and the records of each record

@@ -131,11 +131,15 @@ void Directive::shift_file(std::uint16_t by) {
 void ConfigFile::shift_files(std::uint16_t by, CoreBudget* cores) {
   // Below this many directives a second thread costs about what it saves.
   constexpr std::size_t kDirectivesForTwoParts = 4096;
-  greslint::shift_file(file, by);
-  for (FileId& f : files) greslint::shift_file(f, by);
+  shift_files_but_directives(by);
   in_two_parts(cores, directives.size(), kDirectivesForTwoParts, [this, by](std::size_t begin, std::size_t end, int) {
     for (std::size_t i = begin; i < end; ++i) directives[i].shift_file(by);
   });
+}
+
+void ConfigFile::shift_files_but_directives(std::uint16_t by) {
+  greslint::shift_file(file, by);
+  for (FileId& f : files) greslint::shift_file(f, by);
   for (Directive& d : recovered) d.shift_file(by);
   for (Comment& c : comments) greslint::shift_file(c.span, by);
 }

@@ -134,12 +134,15 @@ struct Part {
 /// passes over them (sorting the records by kind, making the lines, finding their contents)
 /// were 40 ms, a quarter of linting it. The Name= lines (few, or none in a file written node
 /// by node) are put before the NodeName= lines at the end.
+/// `shifting`, when not null, is `gres`'s directives, each moved `by` file ids on before it
+/// is read (ReadAhead::Then).
 void gather_part(const ConfigFile& gres, std::size_t begin, std::size_t end, const VersionProfile& profile,
-                 Part& part, Reporter& out) {
+                 Part& part, Reporter& out, std::vector<Directive>* shifting, std::uint16_t by) {
   Findings findings(out);
   // The host the NodeName= line before named alone, if it did (GresLine::same_host_as_previous).
   std::string_view previous_host;
   for (std::size_t i = begin; i < end; ++i) {
+    if (shifting) (*shifting)[i].shift_file(by);
     const Directive& d = gres.directives[i];
     if (d.kind != Directive::Kind::record) {
       if (iequals(d.head().spec->name, "AutoDetect")) part.autodetect = &d;
@@ -196,10 +199,8 @@ void append_part(Part& into, Part& later) {
   if (later.autodetect) into.autodetect = later.autodetect;
 }
 
-}  // namespace
-
-GresRecords gather_gres_records(const ConfigFile& gres, const VersionProfile& profile, const SourceManager& sources,
-                                Reporter& out, CoreBudget* cores) {
+GresRecords gather(const ConfigFile& gres, const VersionProfile& profile, const SourceManager& sources, Reporter& out,
+                   CoreBudget* cores, std::vector<Directive>* shifting, std::uint16_t by) {
   // Below this many directives a second thread costs about what it saves.
   constexpr std::size_t kDirectivesForTwoParts = 4096;
   Part first(sources);
@@ -209,12 +210,12 @@ GresRecords gather_gres_records(const ConfigFile& gres, const VersionProfile& pr
   const int parts = in_two_parts(cores, gres.directives.size(), kDirectivesForTwoParts,
                                  [&](std::size_t begin, std::size_t end, int part) {
                                    if (part == 0) {
-                                     gather_part(gres, begin, end, profile, first, out);
+                                     gather_part(gres, begin, end, profile, first, out, shifting, by);
                                      return;
                                    }
                                    second.lines.reserve(end - begin);
                                    second.contents.reserve(end - begin);
-                                   gather_part(gres, begin, end, profile, second, second.findings);
+                                   gather_part(gres, begin, end, profile, second, second.findings, shifting, by);
                                  });
   if (parts == 2) {
     out.absorb(std::move(second.findings));
@@ -246,6 +247,18 @@ GresRecords gather_gres_records(const ConfigFile& gres, const VersionProfile& pr
     r.global_lines.push_back(&g);
   }
   return r;
+}
+
+}  // namespace
+
+GresRecords gather_gres_records(const ConfigFile& gres, const VersionProfile& profile, const SourceManager& sources,
+                                Reporter& out, CoreBudget* cores) {
+  return gather(gres, profile, sources, out, cores, nullptr, 0);
+}
+
+GresRecords gather_gres_records(ConfigFile& gres, const VersionProfile& profile, const SourceManager& sources,
+                                Reporter& out, CoreBudget* cores, std::uint16_t directives_by) {
+  return gather(gres, profile, sources, out, cores, directives_by != 0 ? &gres.directives : nullptr, directives_by);
 }
 
 }  // namespace greslint::model

@@ -37,5 +37,9 @@ struct GresRecords {
 /// file's directives are gathered in two halves at once when `cores` has a core free.
 GresRecords gather_gres_records(const ConfigFile& gres, const VersionProfile& profile, const SourceManager& sources,
                                 Reporter& out, CoreBudget* cores = nullptr);
+/// The same, moving each directive `directives_by` file ids on (Directive::shift_file) as it
+/// comes to it, before anything reads its spans (ReadAhead::Then).
+GresRecords gather_gres_records(ConfigFile& gres, const VersionProfile& profile, const SourceManager& sources,
+                                Reporter& out, CoreBudget* cores, std::uint16_t directives_by);
 
 }  // namespace greslint::model

@@ -70,8 +70,8 @@ void Analyzer::start_gres_conf_read() {
       },
       // This thread reads gres_ahead_records_ only after finish().
       [&records = gres_ahead_records_, &profile = profile_, cores = &cores_](
-          const ConfigFile& file, const SourceManager& sources, Reporter& out) {
-        records = gather_gres_records(file, profile, sources, out, cores);
+          ConfigFile& file, std::uint16_t directives_by, const SourceManager& sources, Reporter& out) {
+        records = gather_gres_records(file, profile, sources, out, cores, directives_by);
       },
       &cores_);
 }

@@ -35,10 +35,13 @@ class ReadAhead {
  public:
   /// Reads with `sources` and `out`; must touch nothing the caller's thread changes.
   using Read = std::function<ConfigFile(SourceManager& sources, Reporter& out)>;
-  /// What comes next with the file, on the same thread, once its ids are final: run only for
-  /// a read that is one in turn and threw nothing. Its findings go to `out` after the read's.
-  /// Writes only where the caller's thread looks after finish().
-  using Then = std::function<void(const ConfigFile& file, const SourceManager& sources, Reporter& out)>;
+  /// What comes next with the file, on the same thread, once its ids are final but for its
+  /// directives': run only for a read that is one in turn and threw nothing. It moves every
+  /// directive `directives_by` file ids on (Directive::shift_file) before it reads its spans,
+  /// in a pass over them it makes anyway. Its findings go to `out` after the read's. Writes
+  /// only where the caller's thread looks after finish().
+  using Then = std::function<void(ConfigFile& file, std::uint16_t directives_by, const SourceManager& sources,
+                                  Reporter& out)>;
 
   /// Starts `read`, then `then`, on a thread that holds one of `cores` while it works (and
   /// lends it while it waits for place()); the thread that calls finish() lends its own while

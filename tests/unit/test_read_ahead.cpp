@@ -173,7 +173,7 @@ TEST_CASE("ReadAhead hands nothing over when it was never placed", "[read-ahead]
   bool then_ran = false;
   {
     model::ReadAhead unwanted([](SourceManager& s, Reporter& r) { return read_gres(s, r); },
-                              [&](const ConfigFile&, const SourceManager&, Reporter&) { then_ran = true; });
+                              [&](ConfigFile&, std::uint16_t, const SourceManager&, Reporter&) { then_ran = true; });
     // Destroyed unplaced (slurm.conf set no GresTypes, or the run stopped): no wait forever.
   }
   model::ReadAhead ahead([](SourceManager& s, Reporter& r) { return read_gres(s, r); });
@@ -228,18 +228,33 @@ TEST_CASE("ReadAhead runs what comes next on its thread with the final ids, afte
   sources.add("slurm.conf", std::string("GresTypes=gpu\n"));
   std::thread::id then_thread;
   FileId seen;
+  FileId seen_directive;
+  std::uint16_t shifted_by = 0;
   std::string seen_text;
-  model::ReadAhead ahead([](SourceManager& s, Reporter& r) { return read_gres(s, r); },
-                         [&](const ConfigFile& f, const SourceManager& s, Reporter& r) {
-                           then_thread = std::this_thread::get_id();
-                           seen = f.directives.empty() ? f.file : f.directives.front().span.file;
-                           seen_text = std::string(s.text(Span{f.file, 0, 8}));
-                           r.report(rules::GRS216, Span{f.file, 0, 4}, "found next");
-                         });
+  model::ReadAhead ahead(
+      [](SourceManager& s, Reporter& r) {
+        ConfigFile f = read_gres(s, r);
+        Directive d;
+        d.span = Span{f.file, 0, 8};
+        f.directives.push_back(std::move(d));
+        return f;
+      },
+      [&](ConfigFile& f, std::uint16_t directives_by, const SourceManager& s, Reporter& r) {
+        then_thread = std::this_thread::get_id();
+        seen = f.file;
+        // The directives are left to it, one pass instead of two.
+        shifted_by = directives_by;
+        for (Directive& d : f.directives) d.shift_file(directives_by);
+        seen_directive = f.directives.front().span.file;
+        seen_text = std::string(s.text(Span{f.file, 0, 8}));
+        r.report(rules::GRS216, Span{f.file, 0, 4}, "found next");
+      });
   ahead.place(sources, false);
   REQUIRE(ahead.finish(sources, out));
   CHECK(then_thread != std::this_thread::get_id());
   CHECK(seen.index == 1);
+  CHECK(shifted_by == 1);
+  CHECK(seen_directive.index == 1);
   CHECK(seen_text == "Name=gpu");
   REQUIRE(out.diagnostics().size() == 2);
   CHECK(out.diagnostics()[0].message == "found later");
@@ -256,7 +271,7 @@ TEST_CASE("ReadAhead rethrows what the read threw, after handing over its findin
         r.report(rules::GRS008, Span{f, 0, 4}, "greslint stops here");
         throw std::runtime_error("stopped");
       },
-      [&](const ConfigFile&, const SourceManager&, Reporter&) { then_ran = true; });
+      [&](ConfigFile&, std::uint16_t, const SourceManager&, Reporter&) { then_ran = true; });
   ahead.place(sources, false);
   CHECK_THROWS_WITH(ahead.finish(sources, out), "stopped");
   CHECK(sources.file_count() == 1);
