@@ -99,13 +99,9 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
     fail(fmt::format("included file {}{} does not exist", full, mapped), failed_line, missing_include_help(path));
     return;
   }
-  // A file large enough to have its later lines read on another core: the kept thread starts
-  // now, while this one copies the file, rather than when the reading asks for it.
-  if (!kSplitEveryFile && options_.cores && std::uint64_t(st.st_size) >= options_.later_lines_from_bytes)
-    options_.cores->start_helper();
   FileText text;
   std::string error;
-  if (!read_file_to_parse(full, text, error)) {
+  if (!read_included(full, std::uint64_t(st.st_size), text, error)) {
     fail(fmt::format("included file {}{} cannot be read: {}", full, mapped, error),
          fmt::format("s_p_parse_file: unable to read \"{}\": {}", full, error), "make the file readable");
     return;
@@ -113,6 +109,13 @@ void Reader::handle_include(FileId file, const LogicalLine& l, ConfigFile& resul
   if (text.empty()) return;  // Slurm: "file is empty", success
   FileId inc = sources_.add(full, std::move(text));
   parse_included(inc, result, depth + 1);
+}
+
+bool Reader::read_included(const std::string& full, std::uint64_t size, FileText& text, std::string& error) {
+  // A file large enough to have its later lines read on another core: the kept thread starts
+  // now, while this one copies the file, rather than when the reading asks for it.
+  if (!kSplitEveryFile && options_.cores && size >= options_.later_lines_from_bytes) options_.cores->start_helper();
+  return read_file_to_parse(full, text, error);
 }
 
 /// An absolute Include of a checkout (reads_checkout_of): points `full` at the checkout's copy

@@ -240,6 +240,8 @@ class Reader {
 
   // Include (include.cpp).
   void handle_include(FileId file, const LogicalLine& l, ConfigFile& result, int depth);
+  /// Reads included file `full` (`size` bytes by its stat) to parse it (read_file_to_parse).
+  bool read_included(const std::string& full, std::uint64_t size, FileText& text, std::string& error);
   bool reads_live_config() const;
   void warn_not_in_checkout(const std::string& path, Span name_span, const std::string& fix);
   bool reads_checkout_of(const std::string& path) const;
