@@ -52,7 +52,7 @@ void Reader::parse_included(FileId file, ConfigFile& result, int depth) {
     // The comments' views (the directives' were moved as each was kept), and the tails seen
     // once, which the next file's copy would overwrite under them: the copy can go.
     for (std::size_t i = comments_before; i < result.comments.size(); ++i) to_mapping_.rehome(result.comments[i].text);
-    seen_tails_.clear();
+    forget_seen_tails();
     sources_.drop_parse_copy(file);
   }
   copy_heads_ = copy_heads_before;
@@ -328,16 +328,43 @@ void Reader::keep(std::shared_ptr<const void> object) {
 }
 
 bool Reader::seen_before(const TailKey& key) {
-  if (seen_tails_.empty()) seen_tails_.resize(kSeenTailSets);
-  SeenTailSet& set = seen_tails_[std::size_t(key.hash >> 7) & (kSeenTailSets - 1)];
+  if (seen_tails_.empty()) seen_tails_.resize(kFirstSeenTailSets);
+  SeenTailSet& set = seen_tails_[std::size_t(key.hash >> 7) & (seen_tails_.size() - 1)];
   for (SeenTail& way : set.ways)
     if (way.key == key) {
       way = SeenTail{};
+      --seen_tails_held_;
       return true;
     }
-  set.ways[set.older] = SeenTail{key};
-  set.older ^= 1;
+  if (put_seen_tail(seen_tails_, key)) ++seen_tails_held_;
+  if (seen_tails_held_ > seen_tails_.size() / 2 && seen_tails_.size() < kSeenTailSets) grow_seen_tails();
   return false;
+}
+
+bool Reader::put_seen_tail(std::vector<SeenTailSet>& sets, const TailKey& key) {
+  SeenTailSet& set = sets[std::size_t(key.hash >> 7) & (sets.size() - 1)];
+  SeenTail& way = set.ways[set.older];
+  const bool was_empty = way.key.text.empty();
+  way = SeenTail{key};
+  set.older ^= 1;
+  return was_empty;
+}
+
+void Reader::grow_seen_tails() {
+  std::vector<SeenTailSet> grown(std::min(seen_tails_.size() * 4, kSeenTailSets));
+  seen_tails_held_ = 0;
+  for (const SeenTailSet& set : seen_tails_)
+    for (std::size_t i = 0; i < set.ways.size(); ++i) {
+      // The older way first, so that within a set of the grown table the newer stays longer.
+      const SeenTail& way = set.ways[(set.older + i) % set.ways.size()];
+      if (!way.key.text.empty() && put_seen_tail(grown, way.key)) ++seen_tails_held_;
+    }
+  seen_tails_ = std::move(grown);
+}
+
+void Reader::forget_seen_tails() {
+  seen_tails_.clear();
+  seen_tails_held_ = 0;
 }
 
 std::shared_ptr<RepeatedTail> Reader::relative_tail(const Directive& d, std::string_view text, std::uint32_t begin,

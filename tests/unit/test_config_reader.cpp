@@ -514,6 +514,27 @@ TEST_CASE("reader: find answers every key a record holds, in any case, and no ot
   CHECK(p->file.directives[3].repeated_tail() != nullptr);
 }
 
+TEST_CASE("reader: tails seen once are remembered while their table grows", "[reader]") {
+  // Reader::seen_before's table starts with 32 sets and grows fourfold, up to 2,048, as
+  // tails are seen once: 1,200 tails, said three times over in turn, pass every step. A tail
+  // is kept once a second line says it, so every line of the third round takes it, as with
+  // a table of full size from the first line.
+  constexpr int kTails = 1200;
+  std::string text;
+  for (int round = 0; round < 3; ++round)
+    for (int k = 0; k < kTails; ++k)
+      text += "NodeName=n" + std::to_string(round) + " Name=gpu File=/dev/nvidia" + std::to_string(k) + "\n";
+  auto p = parse_config(text, KeyTable::gres_conf);
+  REQUIRE(p->file.directives.size() == std::size_t(3 * kTails));
+  std::size_t shared = 0;
+  for (int k = 0; k < kTails; ++k) {
+    const Directive& third = p->file.directives[std::size_t(2 * kTails + k)];
+    if (third.repeated_tail() != nullptr) ++shared;
+    CHECK(third.find("File")->value == "/dev/nvidia" + std::to_string(k));
+  }
+  CHECK(shared >= std::size_t(kTails) * 5 / 6);  // a full-size table from the first line: 1,039
+}
+
 TEST_CASE("reader: a tail among more than the recently found ones is still the one it says", "[reader]") {
   // 100 tails, said four times over in turn: more than Reader::find_tail's recent slots hold,
   // so the slots are replaced while the lines alternate. A tail is kept once a second line
