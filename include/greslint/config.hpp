@@ -141,6 +141,12 @@ class Directive {
   std::string_view gap_text() const {
     return std::string_view(key_ + value_offset_ + value_size_, tail_begin() - value_end_);
   }
+  /// Whether the line's views are all in a copy of its own text from the head on (own_line).
+  bool owns_line() const { return owns_line_; }
+  /// For a line that owns_line(): its text after the head's value, as written.
+  std::string_view text_after_head() const {
+    return std::string_view(key_ + value_offset_ + value_size_, span.end - value_end_);
+  }
 
   // The reader's: how a directive is built.
   /// `head`'s key and value view one text, the value after the key (a line's, as the reader
@@ -165,6 +171,12 @@ class Directive {
   /// tail is copied (Reader::copy_head), so that the model, which reads every line's head,
   /// does not keep the file's pages resident once the reader has passed them.
   void rehome_head(const char* from, std::size_t size, const char* to);
+  /// rehome_head for the `size` bytes at `from` that are the whole line from its head on (a
+  /// line that is its file's own text), copied to `to`: owns_line() from then on.
+  void own_line(const char* from, std::size_t size, const char* to) {
+    rehome_head(from, size, to);
+    owns_line_ = true;
+  }
   /// Moves every span `by` file ids on (a file read before its id was known).
   void shift_file(std::uint16_t by);
   /// Records which keys the sub-keys hold (key_bit), for find(): called once they are all
@@ -185,6 +197,7 @@ class Directive {
   std::uint16_t key_size_ = 0;
   char op_ = 0;
   bool quoted_ = false;
+  bool owns_line_ = false;  ///< in the padding before rest_
   /// A repeating line's sub-keys are made only when something asks for them (rest(),
   /// find()): the model reads most repeating lines through their head and repeated_tail().
   /// Until then it holds the pairs the line says before its tail, if any, or none. Made

@@ -195,6 +195,8 @@ bool Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
     d.kind = Directive::Kind::record;
     read_record(file, l, *sub, ptr, d, result);
     if (copy_heads_ && d.repeated_tail()) copy_head(l, m->key_begin, d);
+    if (copy_heads_ && !d.repeated_tail() && *sub == KeyTable::gres_record && !l.is_cooked())
+      copy_line(l, m->key_begin, d);
     to_mapping_.rehome(d);
     add_directive(result, std::move(d));
     return true;
@@ -277,6 +279,13 @@ void Reader::copy_head(const LogicalLine& l, std::size_t from, Directive& d) {
   // A file written one line per GPU names each node on eight lines in a row.
   if (head != last_head_copy_) last_head_copy_ = copy_text(head);
   d.rehome_head(head.data(), head.size(), last_head_copy_.data());
+}
+
+void Reader::copy_line(const LogicalLine& l, std::size_t from, Directive& d) {
+  const std::string_view line = l.text.substr(from);
+  if (line.size() > line_copies_left_) return;  // viewed where it is, as before
+  line_copies_left_ -= line.size();
+  d.own_line(line.data(), line.size(), copy_text(line).data());
 }
 
 std::string_view Reader::copy_text(std::string_view text) {

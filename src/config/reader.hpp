@@ -194,6 +194,9 @@ class Reader {
   /// a mapped file's pages need not stay once read (release_read). Performance: the model
   /// reads every line's head, and kept a per-GPU gres.conf's 53 MB resident for it.
   void copy_head(const LogicalLine& l, std::size_t from, Directive& d);
+  /// A gres.conf record of a mapped file that repeats no tail: its whole text from `from` (the
+  /// head) on is copied, while kLineCopyBytes allow, and its views moved there (own_line).
+  void copy_line(const LogicalLine& l, std::size_t from, Directive& d);
   /// `text`, copied into a block kept as long as the directives.
   std::string_view copy_text(std::string_view text);
   const KeySpec* key_spec(KeyTable table, std::string_view key);
@@ -280,6 +283,14 @@ class Reader {
   std::string_view copies_;
   std::size_t copies_used_ = 0;
   std::string_view last_head_copy_;
+  /// What copy_line may still copy. Performance: a gres.conf line that repeats no earlier one
+  /// (the first of each kind, an exception) is read again when the records are gathered
+  /// (model/gres_records.cpp, ContentIds). From the mapping, that read maps the page cache's
+  /// folio around it: a 2 MiB one for a file written moments before (a fresh checkout), and
+  /// a gres.conf of 800,000 lines peaked 18 MB higher for ten such reads. Bounded, so that a
+  /// file of lines that all differ costs at most this much more memory than its mapping.
+  static constexpr std::size_t kLineCopyBytes = std::size_t(512) << 10;
+  std::size_t line_copies_left_ = kLineCopyBytes;
   std::unordered_map<const KeySpec*, KeyValue> settings_;
   std::unordered_map<std::string, const KeySpec*> key_specs_;  ///< see key_spec()
   std::string key_buffer_;

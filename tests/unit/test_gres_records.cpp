@@ -92,6 +92,30 @@ TEST_CASE("gres records: a file without Name= lines keeps its ids in file order"
   CHECK(r.global_lines.empty());
 }
 
+TEST_CASE("gres records: lines read from their own copies get the ids of what the file says", "[gres_records]") {
+  // A line that repeats a tail is read from the tail's copy, with the text between its head's
+  // value and the tail put in front: here a closing quote, which the two lines that made the
+  // tail lacked. Twelve tails, four rounds: more than the ids of recent lines remember, so the
+  // last round is looked up by text, and finds what the third made, pieced together then.
+  std::string text;
+  for (int round = 0; round < 4; ++round)
+    for (int k = 0; k < 12; ++k) {
+      const std::string node = "n" + std::to_string(round);
+      text += "NodeName=" + (round < 2 ? node : "\"" + node + "\"") + " Name=gpu File=/dev/nvidia" + std::to_string(k) + "\n";
+    }
+  text += "NodeName=n9 Name=gpu File=/dev/nvidia0\n";  // the first text again
+  auto g = gather(text);
+  const model::GresRecords& r = g->records;
+  REQUIRE(r.lines.size() == 49);
+  REQUIRE(g->file.directives[24].repeated_tail() != nullptr);
+  REQUIRE(g->file.directives[24].gap_text() == "\"");
+  std::vector<std::uint32_t> want;
+  for (int round = 0; round < 4; ++round)
+    for (std::uint32_t k = 0; k < 12; ++k) want.push_back(round < 2 ? k : 12 + k);
+  want.push_back(0);
+  CHECK(r.contents == want);
+}
+
 TEST_CASE("gres records: two halves gathered at once give what one pass gives", "[gres_records]") {
   // Past 4,096 directives the records are gathered in two halves when a core is free
   // (gather_gres_records). Every kind of line falls in both halves: runs of lines naming one

@@ -235,8 +235,19 @@ TEST_CASE("parse copies: read as the same text in memory, with nothing kept poin
       check(comment.text);
       CHECK(comment.text == " greslint: ignore=GRS310");
     }
-    // The lines parsed whole (the first of each tail, the settings) view the mapping.
-    CHECK(into_mapping > 8);
+    // The settings view the mapping; the records parsed whole (the first of each tail, those
+    // with a finding) own a copy of their line (Reader::copy_line).
+    CHECK(into_mapping > 0);
+    std::size_t own_lines = 0;
+    for (const Directive& d : r->file.directives) {
+      if (d.kind != Directive::Kind::record || d.repeated_tail()) continue;
+      CAPTURE(d.line);
+      if (!d.owns_line()) continue;  // a quoted or cooked line's, or past the budget
+      ++own_lines;
+      REQUIRE_FALSE(inside(d.head().key, mapping));
+      CHECK(d.text_after_head() == r->sources.text(Span{d.span.file, d.head_value_span().end, d.span.end}));
+    }
+    CHECK(own_lines > 8);
     const Directive& first = r->file.directives.at(1);
     CHECK(first.head().value == "g100000");
     CHECK(r->sources.text(first.span) == "NodeName=g100000 Name=gpu Type=a100 File=/dev/nvidia0 Cores=0-7");
@@ -253,6 +264,39 @@ TEST_CASE("parse copies: the mapping's pages are not read", "[reader][mapped]") 
   // Only the pages of the lines parsed whole, and of the findings' lines, are read.
   CHECK(rss_file_kb() - before < 1024);
   REQUIRE(text_of(*r) == text);
+}
+
+TEST_CASE("parse copies: records that repeat nothing own a copy of their line, up to a budget", "[reader][mapped]") {
+  // 30,000 lines that all differ (their own Cores=), 2 MB: the first 512 KiB of them are
+  // copied, the rest view the mapping, as every such line did before.
+  std::string text;
+  for (int i = 0; i < 30000; ++i)
+    text += "NodeName=u" + std::to_string(100000 + i) + " Name=gpu File=/dev/nvidia0 Cores=" + std::to_string(i) + "\n";
+  const TempFile file(text);
+  std::string_view copy;
+  const auto r = read_mapped(text, KeyTable::gres_conf, &file, nullptr, &copy);
+  REQUIRE(r->file.directives.size() == 30000);
+  const std::string_view mapping = text_of(*r);
+  std::size_t owned_bytes = 0;
+  bool past_budget = false;
+  for (const Directive& d : r->file.directives) {
+    CAPTURE(d.line);
+    REQUIRE(d.repeated_tail() == nullptr);
+    const std::string_view after = r->sources.text(Span{d.span.file, d.head_value_span().end, d.span.end});
+    if (d.owns_line()) {
+      REQUIRE_FALSE(past_budget);  // the first lines, in order
+      owned_bytes += r->sources.text(d.span).size();
+      CHECK(d.text_after_head() == after);
+      REQUIRE_FALSE(inside(d.find("Cores")->value, mapping));
+    } else {
+      past_budget = true;
+      REQUIRE(inside(d.find("Cores")->value, mapping));
+    }
+    REQUIRE(d.find("Cores")->value == after.substr(after.rfind('=') + 1));
+  }
+  CHECK(past_budget);
+  CHECK(owned_bytes <= std::size_t(512) << 10);
+  CHECK(owned_bytes > std::size_t(500) << 10);
 }
 
 TEST_CASE("parse copies: a thread's buffer is reused by its next file, and freed when asked", "[reader][mapped]") {
