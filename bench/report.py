@@ -48,8 +48,9 @@ def us(s):
 
 
 def gbench(out):
-    """{(benchmark, N): median CPU time per iteration in seconds}. CPU time, not wall time:
-    on a shared machine the wall time also counts the time spent waiting for a core."""
+    """{(benchmark, N): median CPU time per iteration in seconds}, every thread's
+    (MeasureProcessCPUTime: run names end in /process_time). CPU time, not wall time: on a
+    shared machine the wall time also counts the time spent waiting for a core."""
     p = os.path.join(out, "gbench.json")
     res = {}
     if not os.path.exists(p):
@@ -59,8 +60,8 @@ def gbench(out):
     for b in d["benchmarks"]:
         if b.get("aggregate_name") != "median":
             continue
-        name, _, n = b["run_name"].partition("/")
-        res[(name, int(n))] = b["cpu_time"] * unit[b["time_unit"]]
+        name, _, rest = b["run_name"].partition("/")
+        res[(name, int(rest.split("/")[0]))] = b["cpu_time"] * unit[b["time_unit"]]
     return res, d.get("context", {})
 
 
