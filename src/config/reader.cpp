@@ -194,9 +194,12 @@ bool Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
   if (sub) {
     d.kind = Directive::Kind::record;
     read_record(file, l, *sub, ptr, d, result);
-    if (copy_heads_ && d.repeated_tail()) copy_head(l, m->key_begin, d);
-    if (copy_heads_ && !d.repeated_tail() && *sub == KeyTable::gres_record && !l.is_cooked())
-      copy_line(l, m->key_begin, d);
+    if (copy_heads_) {
+      if (d.repeated_tail())
+        copy_head(l, m->key_begin, d);
+      else if (*sub == KeyTable::gres_record && !l.is_cooked())
+        copy_line(l, m->key_begin, d);
+    }
     to_mapping_.rehome(d);
     add_directive(result, std::move(d));
     return true;
@@ -338,8 +341,7 @@ void Reader::keep(std::shared_ptr<const void> object) {
 
 bool Reader::seen_before(const TailKey& key) {
   if (seen_tails_.empty()) seen_tails_.resize(kFirstSeenTailSets);
-  SeenTailSet& set = seen_tails_[std::size_t(key.hash >> 7) & (seen_tails_.size() - 1)];
-  for (SeenTail& way : set.ways)
+  for (SeenTail& way : set_for(seen_tails_, key).ways)
     if (way.key == key) {
       way = SeenTail{};
       --seen_tails_held_;
@@ -350,8 +352,12 @@ bool Reader::seen_before(const TailKey& key) {
   return false;
 }
 
+Reader::SeenTailSet& Reader::set_for(std::vector<SeenTailSet>& sets, const TailKey& key) {
+  return sets[std::size_t(key.hash >> 7) & (sets.size() - 1)];
+}
+
 bool Reader::put_seen_tail(std::vector<SeenTailSet>& sets, const TailKey& key) {
-  SeenTailSet& set = sets[std::size_t(key.hash >> 7) & (sets.size() - 1)];
+  SeenTailSet& set = set_for(sets, key);
   SeenTail& way = set.ways[set.older];
   const bool was_empty = way.key.text.empty();
   way = SeenTail{key};

@@ -367,6 +367,8 @@ class Reader {
   std::size_t seen_tails_held_ = 0;  ///< ways of seen_tails_ that hold a tail
   /// True when `key` was seen before (and is now forgotten here); else remembers it.
   bool seen_before(const TailKey& key);
+  /// The set of `sets` (a power of two of them) that `key` belongs to.
+  static SeenTailSet& set_for(std::vector<SeenTailSet>& sets, const TailKey& key);
   /// Puts `key` in its set's older way; false when that way held another tail, now forgotten.
   static bool put_seen_tail(std::vector<SeenTailSet>& sets, const TailKey& key);
   void grow_seen_tails();

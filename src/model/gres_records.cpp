@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <memory>
-#include <string>
 #include <unordered_map>
 
 #include "greslint/hostlist.hpp"
@@ -65,22 +63,9 @@ class ContentIds {
       });
       if (hit != recent_.end()) return hit->id;
     }
-    Key key{text_after_head(d, tail), extra};
-    std::uint32_t id = 0;
-    if (key.text.data() == scratch_.data()) {
-      // Pieced together in scratch_: kept apart if the map keeps it.
-      const auto known = ids_.find(key);
-      if (known != ids_.end()) {
-        id = known->second;
-      } else {
-        owned_.push_back(std::make_unique<const std::string>(scratch_));
-        key.text = *owned_.back();
-        id = ids_.emplace(key, std::uint32_t(ids_.size())).first->second;
-      }
-    } else {
-      // try_emplace: emplace made (and freed) a map node per line even when the key was known.
-      id = ids_.try_emplace(key, std::uint32_t(ids_.size())).first->second;
-    }
+    const Key key{text_after_head(d, tail), extra};
+    // try_emplace: emplace made (and freed) a map node per line even when the key was known.
+    const std::uint32_t id = ids_.try_emplace(key, std::uint32_t(ids_.size())).first->second;
     if (repeated) {
       recent_[next_recent_] = Recent{repeated, gap, extra, id};
       next_recent_ = (next_recent_ + 1) % recent_.size();
@@ -92,7 +77,7 @@ class ContentIds {
   /// Takes the ids `later` gave the lines that follow this one's, `names_before` of this
   /// one's lines being Name= lines: its NodeName= lines counted only their own. Returns, for
   /// each of later's ids, the id here: what asking here about later's lines, in turn, gives.
-  std::vector<std::uint32_t> absorb(ContentIds& later, std::uint32_t names_before) {
+  std::vector<std::uint32_t> absorb(const ContentIds& later, std::uint32_t names_before) {
     std::vector<const Key*> by_id(later.ids_.size());
     for (const auto& [key, id] : later.ids_) by_id[id] = &key;
     std::vector<std::uint32_t> here(by_id.size());
@@ -101,8 +86,6 @@ class ContentIds {
       if (key.extra & 1u) key.extra += names_before << 2;  // a NodeName= line's (id_of)
       here[id] = ids_.try_emplace(key, std::uint32_t(ids_.size())).first->second;
     }
-    // Keys taken over may view later's own texts.
-    for (auto& text : later.owned_) owned_.push_back(std::move(text));
     return here;
   }
 
@@ -116,27 +99,19 @@ class ContentIds {
     std::size_t operator()(const Key& k) const { return text_hash(k.text) * 31 + k.extra; }
   };
   /// `d`'s text after its head's value (`tail` is where that is in the file), read from the
-  /// line's own copies where it has them: a repeated tail's, or the whole line's
+  /// line's own copies where it has them: a repeated tail's (when nothing stands between the
+  /// head's value and the tail, as after any head but a quoted one), or the whole line's
   /// (Directive::owns_line). Performance: the file's text of a large gres.conf is a mapping,
   /// and each read of it maps the page cache's folio around the line (see
   /// Reader::copy_line); most lines are read here, once each.
-  std::string_view text_after_head(const Directive& d, std::uint32_t tail) {
-    if (const RepeatedTail* repeated = d.repeated_tail()) {
-      const std::string_view gap = d.gap_text();
-      if (gap.empty()) return repeated->text;
-      scratch_.assign(gap.data(), gap.size());
-      scratch_ += repeated->text;
-      return scratch_;
-    }
+  std::string_view text_after_head(const Directive& d, std::uint32_t tail) const {
+    if (const RepeatedTail* repeated = d.repeated_tail(); repeated && d.gap_text().empty()) return repeated->text;
     if (d.owns_line()) return d.text_after_head();
     return sources_.text(Span{d.span.file, tail, d.span.end});
   }
 
   const SourceManager& sources_;
   std::unordered_map<Key, std::uint32_t, Hash> ids_;
-  std::string scratch_;  ///< a repeating line's gap and tail, pieced together
-  /// The texts of keys pieced together in scratch_; each keeps its address when moved.
-  std::vector<std::unique_ptr<const std::string>> owned_;
   // Performance: the ids of the last few lines that repeat a tail (Directive::repeated_tail).
   // Such a line's text after its head is the text between the head's value and the tail
   // (empty but for a closing quote), then the tail's own text: lines with one tail and one

@@ -93,10 +93,10 @@ TEST_CASE("gres records: a file without Name= lines keeps its ids in file order"
 }
 
 TEST_CASE("gres records: lines read from their own copies get the ids of what the file says", "[gres_records]") {
-  // A line that repeats a tail is read from the tail's copy, with the text between its head's
-  // value and the tail put in front: here a closing quote, which the two lines that made the
-  // tail lacked. Twelve tails, four rounds: more than the ids of recent lines remember, so the
-  // last round is looked up by text, and finds what the third made, pieced together then.
+  // A line that repeats a tail is read from the tail's copy (ContentIds::text_after_head), but
+  // for one whose head's value ends in a closing quote, which the two lines that made the tail
+  // lacked: read from the file. Twelve tails, four rounds: more than the ids of recent lines
+  // remember, so the last round is looked up by text, and finds what the third made.
   std::string text;
   for (int round = 0; round < 4; ++round)
     for (int k = 0; k < 12; ++k) {
