@@ -18,16 +18,19 @@ namespace {
 
 /// The nodes a gres.conf NodeName= line names, the line checked (kGresConfNodeName); an
 /// invalid list names none (GresLine::nodes_valid unset).
-void read_gres_nodes(GresLine& g, GresLineLists& lists, const VersionProfile& profile, Findings& findings) {
-  const KeyValue& head = g.d->head();
+/// `as_line_before`: the NodeName= line before said the same and named one host without a
+/// Hostlist, as this one then does.
+void read_gres_nodes(GresLine& g, GresLineLists& lists, const VersionProfile& profile, Findings& findings,
+                     bool as_line_before) {
   // A per-node line names one host as written: a valid list of itself, no Hostlist needed
   // (building one per line was a quarter of reading a gres.conf written node by node).
-  if (is_single_host(head.value)) {
+  if (as_line_before || is_single_host(g.d->head_value())) {
     const rules::GresConfLineView view{profile, *g.d, nullptr};
     for (const auto& check : rules::kGresConfNodeNameStage) check.run(view, findings);
     g.nodes_valid = true;
     return;
   }
+  const KeyValue head = g.d->head();
   auto l = parse_hostlist(head.value, head.value_span, profile);
   const rules::GresConfLineView view{profile, *g.d, &l};
   for (const auto& check : rules::kGresConfNodeNameStage) check.run(view, findings);
@@ -51,7 +54,7 @@ class ContentIds {
   /// `g`'s id; `globals_before`: how many Name= lines come before it in the file.
   std::uint32_t id_of(const GresLine& g, std::uint32_t globals_before) {
     const Directive& d = *g.d;
-    const std::uint32_t tail = std::min(d.head().value_span.end, d.span.end);
+    const std::uint32_t tail = std::min(d.head_value_span().end, d.span.end);
     const std::uint32_t extra = (globals_before << 2) | (d.complete ? 2u : 0u) | (g.node_scoped ? 1u : 0u);
     const RepeatedTail* repeated = d.repeated_tail();
     std::string_view gap;
@@ -157,23 +160,28 @@ void gather_part(const ConfigFile& gres, std::size_t begin, std::size_t end, con
     if (shifting) (*shifting)[i].shift_file(by);
     const Directive& d = gres.directives[i];
     if (d.kind != Directive::Kind::record) {
-      if (iequals(d.head().spec->name, "AutoDetect")) part.autodetect = &d;
+      if (d.head_spec()->name == "AutoDetect") part.autodetect = &d;
       continue;
     }
     GresLine g;
     g.d = &d;
     g.file_order = std::uint32_t(part.lines.size() + part.name_lines.size());
-    g.node_scoped = iequals(d.head().key, "NodeName");
+    // The spec's canonical name: the key as written may be in any case. Performance: comparing
+    // the written key without case was a twelfth of this pass on a per-GPU gres.conf.
+    g.node_scoped = d.head_spec()->name == "NodeName";
     if (!g.node_scoped) {
       // Slurm's list holds every Name= record before any NodeName= one: none precedes it.
       part.name_contents.push_back(part.ids.id_of(g, 0));
       part.name_lines.push_back(g);
       continue;
     }
-    read_gres_nodes(g, part.hostlists, profile, findings);
+    // A file written one line per GPU names each node on eight lines running: the name the
+    // line before was found to be, once.
+    const std::string_view host = d.head_value();
+    const bool same_host = !previous_host.empty() && host == previous_host;
+    read_gres_nodes(g, part.hostlists, profile, findings, same_host);
     if (g.nodes_valid && !g.hostlist) {
-      const std::string_view host = d.head_value();
-      g.same_host_as_previous = host == previous_host;
+      g.same_host_as_previous = same_host;
       previous_host = host;
     } else {
       previous_host = {};

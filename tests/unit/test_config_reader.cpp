@@ -320,6 +320,30 @@ TEST_CASE("reader: match_key_value's byte classes are is_space and Slurm's key c
   }
 }
 
+TEST_CASE("reader: match_key_value's byte classes at every place of a long key and value", "[reader]") {
+  // Keys and values are scanned sixteen bytes at a time where sixteen are left: every byte at
+  // each place of a first, second and last block, with more text after it or none.
+  for (int c = 0; c < 256; ++c) {
+    const char ch = static_cast<char>(c);
+    const bool key_char = is_alnum(ch) || ch == '_' || ch == '.';
+    const bool op_or_eq = ch == '*' || ch == '+' || ch == '-' || ch == '/' || ch == '=';
+    for (std::size_t at = 0; at < 40; ++at) {
+      INFO("byte " << c << " after " << at << " bytes");
+      const std::string key = "K" + std::string(at, 'e');
+      const auto in_key = config_detail::match_key_value(key + ch + "=v" + std::string(20, 'x'), 0);
+      CHECK(bool(in_key) == (key_char || is_space(ch) || op_or_eq));
+      if (in_key && key_char) CHECK(in_key->key_end == key.size() + 1);
+      if (in_key && !key_char) CHECK(in_key->key_end == key.size());
+      for (const std::size_t after : {std::size_t(0), std::size_t(1), std::size_t(20)}) {
+        const std::string value = "Key=a" + std::string(at, 'v') + ch + std::string(after, 'b');
+        const auto in_value = config_detail::match_key_value(value, 0);
+        REQUIRE(in_value);
+        CHECK(in_value->value_end == (is_space(ch) ? 5 + at : value.size()));
+      }
+    }
+  }
+}
+
 TEST_CASE("sources: line and column of every byte, whatever the lines' lengths", "[reader]") {
   // Newlines are found 16 bytes at a time: lines of 0 to 40 bytes put them at every position
   // of a block, next to each other and at the very end or not.
