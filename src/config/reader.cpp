@@ -230,6 +230,10 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
   const bool plain = !l.is_cooked();
   const std::string_view tail = l.text.substr(ptr);
   const bool may_repeat = plain && !tail.empty();
+  if (may_repeat) {
+    const RepeatedTail* followed = followed_tail(table, tail);
+    if (followed && d.repeat(followed, l.offsets[ptr])) return;
+  }
   const TailKey key = may_repeat ? TailKey(table, tail) : TailKey();
   if (may_repeat) {
     const RepeatedTail* repeated = find_tail(key);
@@ -259,13 +263,25 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
     remember_tail(after_own_key, relative_tail(d, after_own_key.text, l.offsets[own.end], own.count));
 }
 
+const RepeatedTail* Reader::followed_tail(KeyTable table, std::string_view text) {
+  RecentTail* next = last_taken_ ? last_taken_->next : nullptr;
+  if (!next || !next->tail || next->key.table != table || next->key.text != text) return nullptr;
+  last_taken_ = next;
+  return next->tail;
+}
+
 const RepeatedTail* Reader::find_tail(const TailKey& key) {
   RecentTail& recent = recent_tails_[(key.hash >> 8) % recent_tails_.size()];
-  if (recent.tail && recent.key == key) return recent.tail;
-  const auto it = repeated_tails_.find(key);
-  if (it == repeated_tails_.end()) return nullptr;
-  recent = RecentTail{it->first, it->second};  // its key views the tail's own copy
-  return it->second;
+  RecentTail* const before = last_taken_;
+  last_taken_ = nullptr;
+  if (!recent.tail || !(recent.key == key)) {
+    const auto it = repeated_tails_.find(key);
+    if (it == repeated_tails_.end()) return nullptr;
+    recent = RecentTail{it->first, it->second};  // its key views the tail's own copy
+  }
+  if (before) before->next = &recent;
+  last_taken_ = &recent;
+  return recent.tail;
 }
 
 void Reader::remember_tail(TailKey key, std::shared_ptr<RepeatedTail> tail) {

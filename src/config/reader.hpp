@@ -141,6 +141,9 @@ class Reader {
         sources_(sources),
         out_(out),
         cluster_name_(to_lower(options.cluster_name)) {}
+  // Its tail slots point at each other (RecentTail::next): a copy would point into this one.
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
 
   /// Reads file `file` (and what it includes) into `result`, complete when it returns.
   void parse(FileId file, ConfigFile& result, int depth);
@@ -340,8 +343,19 @@ class Reader {
   struct RecentTail {
     TailKey key{};
     const RepeatedTail* tail = nullptr;
+    /// The slot of the tail the next line took, the last time a line took this one: a tail
+    /// the line after may take again (followed_tail). A slot that has been given to another
+    /// tail since is only a guess that fails.
+    RecentTail* next = nullptr;
   };
   std::array<RecentTail, 64> recent_tails_{};
+  /// The slot of the tail the line before took, if it took one (find_tail).
+  RecentTail* last_taken_ = nullptr;
+  /// The tail `text` (after a head of `table`) is, when it is the one that followed the line
+  /// before's tail the last time: found without hashing the text. Performance: the hash and
+  /// the slot's lookup were ~100 instructions of a per-GPU gres.conf line, whose tails come
+  /// round in the same order node after node, as a per-node file's one tail does.
+  const RepeatedTail* followed_tail(KeyTable table, std::string_view text);
   /// Makes `tail` the one lines with the text `key` after their head take.
   void remember_tail(TailKey key, std::shared_ptr<RepeatedTail> tail);
   /// Tails seen once, not yet in repeated_tails_: a tail is kept there only when a second line

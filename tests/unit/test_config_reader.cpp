@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <fstream>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -557,6 +558,32 @@ TEST_CASE("reader: tails seen once are remembered while their table grows", "[re
     CHECK(third.find("File")->value == "/dev/nvidia" + std::to_string(k));
   }
   CHECK(shared >= std::size_t(kTails) * 5 / 6);  // a full-size table from the first line: 1,039
+}
+
+TEST_CASE("reader: the tail that followed last time is taken only when the line says it", "[reader]") {
+  // Three tails in turn for four rounds: the reader learns which follows which
+  // (Reader::followed_tail). Then the order changes, a new tail comes after a known one, and
+  // a known tail follows itself: every line still reads the File= it says, and lines that say
+  // the same take the same tail.
+  std::vector<int> order;
+  for (int round = 0; round < 4; ++round) order.insert(order.end(), {0, 1, 2});
+  order.insert(order.end(), {0, 2, 1, 0, 7, 1, 1, 2, 0, 1});
+  std::string text;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    text += "NodeName=n" + std::to_string(i) + " Name=gpu File=/dev/nvidia" + std::to_string(order[i]) + "\n";
+  auto p = parse_config(text, KeyTable::gres_conf);
+  REQUIRE(p->file.directives.size() == order.size());
+  std::map<int, const RepeatedTail*> tail_of;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    CAPTURE(i);
+    const Directive& d = p->file.directives[i];
+    CHECK(d.find("File")->value == "/dev/nvidia" + std::to_string(order[i]));
+    if (i < 6 || order[i] == 7) continue;  // a tail is shared from a second line that says it
+    REQUIRE(d.repeated_tail() != nullptr);
+    const auto [known, first] = tail_of.emplace(order[i], d.repeated_tail());
+    if (!first) CHECK(known->second == d.repeated_tail());
+  }
+  CHECK(tail_of.size() == 3);
 }
 
 TEST_CASE("reader: a tail among more than the recently found ones is still the one it says", "[reader]") {
