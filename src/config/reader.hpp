@@ -22,6 +22,11 @@
 
 namespace greslint::config_detail {
 
+/// read_file_to_parse, calling `on_size` with the file's size once it is open, before its
+/// bytes are read (not for a file that cannot be opened or is past the limits).
+bool read_file_to_parse(const std::string& path, FileText& text, std::string& error,
+                        const std::function<void(std::uint64_t size)>& on_size);
+
 inline constexpr std::size_t kMaxFileBytes = 64u << 20;  // far above any real config; bounds memory
 /// Files from this size on are mapped rather than read (read_file_bounded): below it a copy
 /// costs less than setting up a mapping, and nearly every configuration file is far smaller.
@@ -246,8 +251,8 @@ class Reader {
 
   // Include (include.cpp).
   void handle_include(FileId file, const LogicalLine& l, ConfigFile& result, int depth);
-  /// Reads included file `full` (`size` bytes by its stat) to parse it (read_file_to_parse).
-  bool read_included(const std::string& full, std::uint64_t size, FileText& text, std::string& error);
+  /// Reads included file `full` to parse it (read_file_to_parse).
+  bool read_included(const std::string& full, FileText& text, std::string& error);
   bool reads_live_config() const;
   void warn_not_in_checkout(const std::string& path, Span name_span, const std::string& fix);
   bool reads_checkout_of(const std::string& path) const;

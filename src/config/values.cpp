@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <fmt/format.h>
 
 #include "config/reader.hpp"
@@ -110,11 +111,13 @@ namespace {
 
 enum class Pages { populated, parse_copy };
 
-bool read_file(const std::string& path, FileText& text, std::string& error, Pages pages) {
+bool read_file(const std::string& path, FileText& text, std::string& error, Pages pages,
+               const std::function<void(std::uint64_t)>& on_size) {
   std::uint64_t size = 0;
   const int fd = open_bounded(path, size, error);
   if (fd < 0) return false;
   const Closer closer{fd};
+  if (on_size) on_size(size);
   if (size >= kMapFileBytes) {
     skip_heap_head();  // a large configuration: its memory in 2 MiB pages from the start
     // Mapped, not read: the page cache's own pages instead of a copy into fresh memory (see
@@ -146,11 +149,16 @@ bool read_file(const std::string& path, FileText& text, std::string& error, Page
 }  // namespace
 
 bool read_file_bounded(const std::string& path, FileText& text, std::string& error) {
-  return read_file(path, text, error, Pages::populated);
+  return read_file(path, text, error, Pages::populated, {});
 }
 
 bool read_file_to_parse(const std::string& path, FileText& text, std::string& error) {
-  return read_file(path, text, error, Pages::parse_copy);
+  return read_file(path, text, error, Pages::parse_copy, {});
+}
+
+bool config_detail::read_file_to_parse(const std::string& path, FileText& text, std::string& error,
+                                       const std::function<void(std::uint64_t size)>& on_size) {
+  return read_file(path, text, error, Pages::parse_copy, on_size);
 }
 
 namespace {
