@@ -18,23 +18,23 @@ namespace {
 
 /// The nodes a gres.conf NodeName= line names, the line checked (kGresConfNodeName); an
 /// invalid list names none (GresLine::nodes_valid unset).
-/// `as_line_before`: the NodeName= line before said the same and named one host without a
-/// Hostlist, as this one then does.
-void read_gres_nodes(GresLine& g, GresLineLists& lists, const VersionProfile& profile, Findings& findings,
-                     bool as_line_before) {
+/// `single_before`: the NodeName= line before said the same and was one host name written
+/// plainly (is_single_host), as this one then is. Returns whether this one is.
+bool read_gres_nodes(GresLine& g, GresLineLists& lists, const VersionProfile& profile, Findings& findings,
+                     bool single_before) {
   // A per-node line names one host as written: a valid list of itself, no Hostlist needed
   // (building one per line was a quarter of reading a gres.conf written node by node).
-  if (as_line_before || is_single_host(g.d->head_value())) {
+  if (single_before || is_single_host(g.d->head_value())) {
     const rules::GresConfLineView view{profile, *g.d, nullptr};
     for (const auto& check : rules::kGresConfNodeNameStage) check.run(view, findings);
     g.nodes_valid = true;
-    return;
+    return true;
   }
   const KeyValue head = g.d->head();
   auto l = parse_hostlist(head.value, head.value_span, profile);
   const rules::GresConfLineView view{profile, *g.d, &l};
   for (const auto& check : rules::kGresConfNodeNameStage) check.run(view, findings);
-  if (!l.ok()) return;
+  if (!l.ok()) return false;
   // A plain host name (the common per-node line) is its own one name: keep the view.
   const auto& ranges = l.list->ranges();
   const bool plain = ranges.size() == 1 && ranges.front().count() == 1 && ranges.front().host(0) == head.value;
@@ -43,6 +43,7 @@ void read_gres_nodes(GresLine& g, GresLineLists& lists, const VersionProfile& pr
     g.hostlist = std::uint32_t(lists.size());
   }
   g.nodes_valid = true;
+  return false;
 }
 
 /// Ids for what lines say apart from the nodes they name: lines with equal ids give every
@@ -156,6 +157,7 @@ void gather_part(const ConfigFile& gres, std::size_t begin, std::size_t end, con
   Findings findings(out);
   // The host the NodeName= line before named alone, if it did (GresLine::same_host_as_previous).
   std::string_view previous_host;
+  bool previous_single = false;  ///< previous_host is one name written plainly (is_single_host)
   for (std::size_t i = begin; i < end; ++i) {
     if (shifting) (*shifting)[i].shift_file(by);
     const Directive& d = gres.directives[i];
@@ -179,10 +181,11 @@ void gather_part(const ConfigFile& gres, std::size_t begin, std::size_t end, con
     // line before was found to be, once.
     const std::string_view host = d.head_value();
     const bool same_host = !previous_host.empty() && host == previous_host;
-    read_gres_nodes(g, part.hostlists, profile, findings, same_host);
+    const bool single = read_gres_nodes(g, part.hostlists, profile, findings, same_host && previous_single);
     if (g.nodes_valid && !g.hostlist) {
       g.same_host_as_previous = same_host;
       previous_host = host;
+      previous_single = single;
     } else {
       previous_host = {};
     }
