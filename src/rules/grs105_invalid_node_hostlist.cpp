@@ -31,7 +31,7 @@ Outcome check_grs105(const NodeNameLineView& v, Findings& out) {
 
 // The same for the NodeAddr= and NodeHostname= lists.
 Outcome check_grs105_address(const NodeAddressView& v, Findings& out) {
-  if (v.list.ok() || iequals(v.kv.spec->name, "BcastAddr")) return Outcome::proceed();  // BcastAddr: GRS153
+  if (v.valid() || iequals(v.kv.spec->name, "BcastAddr")) return Outcome::proceed();  // BcastAddr: GRS153
   std::string slurm = fmt::format("Unable to create {} list from {}", v.kv.spec->name, v.kv.value);
   out.report(GRS105, v.kv.value_span, fmt::format("{}={} is not a valid hostlist", v.kv.spec->name, v.kv.value))
       .slurm(slurm)

@@ -42,8 +42,8 @@ std::optional<std::string> count_fatal(std::string_view key, std::uint64_t count
 // Addresses pair with names one to one, or one address serves every name (BcastAddr: GRS154).
 Outcome check_grs106(const NodeAddressView& v, Findings& out) {
   const std::string_view key = v.kv.spec->name;
-  if (!v.list.ok() || key == "BcastAddr") return Outcome::proceed();
-  const std::uint64_t count = v.list.list->size();
+  if (!v.valid() || key == "BcastAddr") return Outcome::proceed();
+  const std::uint64_t count = v.address_count();
   auto slurm = count_fatal(key, count, v.node_count, v.profile.version());
   if (!slurm) return Outcome::proceed();
   out.report(GRS106, v.kv.value_span,

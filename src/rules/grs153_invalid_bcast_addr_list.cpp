@@ -15,7 +15,7 @@ const RuleInfo GRS153{"GRS153",          "invalid-bcast-addr-list",
 // expand_nodeline_info makes a hostlist of BcastAddr (after NodeAddr and NodeName, before
 // NodeHostname) and exits when it cannot.
 Outcome check_grs153(const NodeAddressView& v, Findings& out) {
-  if (v.list.ok() || !iequals(v.kv.spec->name, "BcastAddr")) return Outcome::proceed();
+  if (v.valid() || !iequals(v.kv.spec->name, "BcastAddr")) return Outcome::proceed();
   std::string line = fmt::format("Unable to create BcastAddr list from {}", v.kv.value);
   out.report(GRS153, v.kv.value_span, fmt::format("BcastAddr={} is not a valid hostlist", v.kv.value))
       .slurm(line)

@@ -34,8 +34,8 @@ std::optional<std::string> count_fatal(std::uint64_t count, std::uint64_t names,
 }  // namespace
 
 Outcome check_grs154(const NodeAddressView& v, Findings& out) {
-  if (!v.list.ok() || !iequals(v.kv.spec->name, "BcastAddr")) return Outcome::proceed();
-  const std::uint64_t count = v.list.list->size();
+  if (!v.valid() || !iequals(v.kv.spec->name, "BcastAddr")) return Outcome::proceed();
+  const std::uint64_t count = v.address_count();
   auto line = count_fatal(count, v.node_count, v.profile.version());
   if (!line) return Outcome::proceed();
   out.report(GRS154, v.kv.value_span,

@@ -58,9 +58,16 @@ struct NodeNameLineView {
 struct NodeAddressView {
   const VersionProfile& profile;
   const KeyValue& kv;
-  const HostlistResult& list;
+  /// The value as Slurm's hostlist_create reads it; null when it is one host written plainly
+  /// (is_single_host), which every release reads as that one valid host.
+  const HostlistResult* list;
   std::uint64_t node_count;  ///< names on the NodeName= value
   Span names_span;
+
+  /// Whether Slurm can make a list of the value.
+  bool valid() const { return !list || list->ok(); }
+  /// The addresses the value names; only when valid().
+  std::uint64_t address_count() const { return list ? list->list->size() : 1; }
 };
 
 /// One PartitionName= line as slurmctld resolves its Nodes=.
