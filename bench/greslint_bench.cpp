@@ -18,6 +18,11 @@
 //   BM_ReadLimits      the limits reader on a `sacctmgr dump` of N associations
 //                      (bench/gen_limits.py; items are associations)
 //
+// With --shapes=racks,gres-gpu,... the same four stages (BM_Shape{ReadSlurmConf,ReadGresConf,
+// Analyze,Lint}/<shape>/<N>) run on every shape bench/gen_cluster.py --shape writes, at
+// 10,000 and 100,000 nodes (DIR/s-<shape>-<N>, generated when missing): issue 16 asks for
+// the stages in process per shape, beside the whole process.
+//
 // items_per_second counts nodes, so 1/items_per_second is the time per node.
 // Input clusters live in --data=DIR (default $GRESLINT_BENCH_DATA, else ./bench-data) as
 // DIR/c<N>; a missing one is generated with bench/gen_cluster.py --seed 1.
@@ -57,18 +62,29 @@ bool exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
+/// DIR/<name>: the cluster bench/gen_cluster.py writes for `nodes` and `args`, generated
+/// when it is not there yet (before any timing starts).
+std::string generated_cluster(const std::string& name, std::int64_t nodes, const std::string& args) {
+  std::string dir = g_data_dir + "/" + name;
+  if (!exists(dir + "/slurm.conf")) {
+    std::string cmd = std::string("python3 '") + GRESLINT_GEN_CLUSTER + "' --seed 1 --nodes " +
+                      std::to_string(nodes) + args + " --out '" + dir + "'";
+    if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cannot generate " + dir);
+  }
+  return dir;
+}
+
 /// DIR/c<N>, generated on first use.
 const std::string& cluster_dir(std::int64_t nodes) {
   static std::map<std::int64_t, std::string> dirs;
   auto it = dirs.find(nodes);
   if (it != dirs.end()) return it->second;
-  std::string dir = g_data_dir + "/c" + std::to_string(nodes);
-  if (!exists(dir + "/slurm.conf")) {
-    std::string cmd = std::string("python3 '") + GRESLINT_GEN_CLUSTER + "' --seed 1 --nodes " +
-                      std::to_string(nodes) + " --out '" + dir + "'";
-    if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cannot generate " + dir);
-  }
-  return dirs.emplace(nodes, dir).first->second;
+  return dirs.emplace(nodes, generated_cluster("c" + std::to_string(nodes), nodes, "")).first->second;
+}
+
+/// DIR/s-<shape>-<N>, generated on first use.
+std::string shape_dir(const std::string& shape, std::int64_t nodes) {
+  return generated_cluster("s-" + shape + "-" + std::to_string(nodes), nodes, " --shape '" + shape + "'");
 }
 
 /// Every NodeName= hostlist of the cluster's slurm.conf (DEFAULT lines excluded).
@@ -102,8 +118,7 @@ std::vector<std::string> node_names(std::int64_t nodes) {
   return r.list->expand();
 }
 
-void read_bench(benchmark::State& state, const char* file, KeyTable table) {
-  const std::string dir = cluster_dir(state.range(0));
+void read_bench(benchmark::State& state, const std::string& dir, const char* file, KeyTable table) {
   for (auto _ : state) {
     SourceManager sources;
     Reporter reporter;
@@ -117,8 +132,12 @@ void read_bench(benchmark::State& state, const char* file, KeyTable table) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-void BM_ReadSlurmConf(benchmark::State& state) { read_bench(state, "slurm.conf", KeyTable::slurm_conf); }
-void BM_ReadGresConf(benchmark::State& state) { read_bench(state, "gres.conf", KeyTable::gres_conf); }
+void BM_ReadSlurmConf(benchmark::State& state) {
+  read_bench(state, cluster_dir(state.range(0)), "slurm.conf", KeyTable::slurm_conf);
+}
+void BM_ReadGresConf(benchmark::State& state) {
+  read_bench(state, cluster_dir(state.range(0)), "gres.conf", KeyTable::gres_conf);
+}
 
 void BM_HostlistParse(benchmark::State& state) {
   const std::string text = joined_hostlist(state.range(0));
@@ -237,8 +256,7 @@ void BM_SlurmHostlistShift(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * 65536);
 }
 
-void BM_Analyze(benchmark::State& state) {
-  const std::string dir = cluster_dir(state.range(0));
+void analyze_bench(benchmark::State& state, const std::string& dir) {
   LintInputs in;
   in.slurm_conf_path = dir + "/slurm.conf";
   in.gres_conf_path = dir + "/gres.conf";
@@ -254,9 +272,11 @@ void BM_Analyze(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-void BM_Lint(benchmark::State& state) {
+void BM_Analyze(benchmark::State& state) { analyze_bench(state, cluster_dir(state.range(0))); }
+
+void lint_bench(benchmark::State& state, const std::string& dir) {
   LintOptions o;
-  o.paths = {cluster_dir(state.range(0))};
+  o.paths = {dir};
   o.slurm_version = "22.05";
   for (auto _ : state) {
     std::ostringstream out, err;
@@ -266,6 +286,8 @@ void BM_Lint(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
+
+void BM_Lint(benchmark::State& state) { lint_bench(state, cluster_dir(state.range(0))); }
 
 /// DIR/limits-<N>.cfg, a dump of N associations, generated on first use.
 std::string limits_dump(std::int64_t assocs) {
@@ -323,6 +345,32 @@ BENCHMARK(BM_Analyze)->Apply(sizes);
 BENCHMARK(BM_Lint)->Apply(sizes);
 BENCHMARK(BM_ReadLimits)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 
+/// The four stages on every shape of `shapes` (comma-separated), at 10,000 and 100,000 nodes.
+void register_shape_benchmarks(const std::string& shapes) {
+  using Stage = void (*)(benchmark::State&, const std::string&);
+  const std::pair<const char*, Stage> stages[] = {
+      {"BM_ShapeReadSlurmConf",
+       [](benchmark::State& st, const std::string& dir) { read_bench(st, dir, "slurm.conf", KeyTable::slurm_conf); }},
+      {"BM_ShapeReadGresConf",
+       [](benchmark::State& st, const std::string& dir) { read_bench(st, dir, "gres.conf", KeyTable::gres_conf); }},
+      {"BM_ShapeAnalyze", analyze_bench},
+      {"BM_ShapeLint", lint_bench},
+  };
+  std::stringstream list(shapes);
+  for (std::string shape; std::getline(list, shape, ',');) {
+    if (shape.empty()) continue;
+    for (const auto& [name, run] : stages) {
+      const std::string full = std::string(name) + "/" + shape;
+      benchmark::RegisterBenchmark(full.c_str(),
+                                   [shape, run = run](benchmark::State& st) { run(st, shape_dir(shape, st.range(0))); })
+          ->Arg(10000)
+          ->Arg(100000)
+          ->Unit(benchmark::kMillisecond)
+          ->MeasureProcessCPUTime();
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -331,12 +379,13 @@ int main(int argc, char** argv) {
   // its node tables' page faults again, and BM_Lint grew 27x from 10,000 to 100,000 nodes
   // where the whole process grows 2.3x.
   greslint::advise_huge_heap();
-  // --data=DIR is ours; everything else goes to Google Benchmark.
+  // --data=DIR and --shapes=LIST are ours; everything else goes to Google Benchmark.
   const char* env = std::getenv("GRESLINT_BENCH_DATA");
   g_data_dir = env && *env ? env : "bench-data";
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
     if (i > 0 && std::strncmp(argv[i], "--data=", 7) == 0) g_data_dir = argv[i] + 7;
+    else if (i > 0 && std::strncmp(argv[i], "--shapes=", 9) == 0) register_shape_benchmarks(argv[i] + 9);
     else rest.push_back(argv[i]);
   }
   int n = int(rest.size());

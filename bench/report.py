@@ -65,6 +65,24 @@ def gbench(out):
     return res, d.get("context", {})
 
 
+def gbench_shapes(out):
+    """{(stage, shape, N): (median CPU seconds, median wall seconds)} from gbench-shapes.json
+    (greslint_bench --shapes: run names BM_Shape<Stage>/<shape>/<N>/process_time), and the
+    number of repetitions."""
+    p = os.path.join(out, "gbench-shapes.json")
+    if not os.path.exists(p):
+        return {}, 0
+    unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    res, reps = {}, 0
+    for b in load(p)["benchmarks"]:
+        if b.get("aggregate_name") != "median":
+            continue
+        stage, shape, n = b["run_name"].split("/")[:3]
+        res[(stage, shape, int(n))] = (b["cpu_time"] * unit[b["time_unit"]], b["real_time"] * unit[b["time_unit"]])
+        reps = b.get("repetitions", reps)
+    return res, reps
+
+
 def verdict(ok):
     return "**met**" if ok else "**NOT met**"
 
@@ -266,6 +284,28 @@ def main():
                  bad if bad is not None else "—", len(diags), text_lines if text_lines is not None else "—",
                  "%.1f MB" % rss_b if rss_b else "—"))
         w("")
+        sgb, reps = gbench_shapes(out)
+        if sgb:
+            w("In process, the same clusters (Google Benchmark `--shapes`, median of %d repetitions; CPU time of "
+              "every thread per iteration, and for run_lint() also the wall time; the readers include Includes):"
+              % reps)
+            w("")
+            w("| shape | slurm.conf reader, 100k | gres.conf reader, 100k | analyze(), 100k | run_lint(), 10k | "
+              "run_lint(), 100k: CPU | run_lint(), 100k: wall | growth (CPU) |")
+            w("|---|---:|---:|---:|---:|---:|---:|---:|")
+
+            def cell(stage, shape, n, wall=False):
+                v = sgb.get((stage, shape, n))
+                return ms(v[1] if wall else v[0]) if v else "—"
+
+            for shape in a.shapes:
+                small, large = sgb.get(("BM_ShapeLint", shape, 10000)), sgb.get(("BM_ShapeLint", shape, 100000))
+                growth = "%.1fx" % (large[0] / small[0]) if small and large else "—"
+                w("| %s | %s | %s | %s | %s | %s | %s | %s |"
+                  % (shape, cell("BM_ShapeReadSlurmConf", shape, 100000), cell("BM_ShapeReadGresConf", shape, 100000),
+                     cell("BM_ShapeAnalyze", shape, 100000), cell("BM_ShapeLint", shape, 10000),
+                     cell("BM_ShapeLint", shape, 100000), cell("BM_ShapeLint", shape, 100000, wall=True), growth))
+            w("")
 
     # ---- targets ------------------------------------------------------------------------------
     w("### Targets (design.md §6 and the performance issue)")

@@ -18,8 +18,8 @@
 # 6. for every shape of bench/gen_cluster.py --shape (racks, per-node lines in one or both
 #    files, one gres.conf line per GPU, per-node NodeAddr=, one Include per rack, long
 #    partition lists, 16 GPU types, mps/shard): 10,000 and 100,000 nodes valid (checked clean) and 100,000 with 1% broken,
-#    whole process under hyperfine (SHAPE_RUNS runs), peak RSS, and how grouped the broken
-#    variant's findings are.
+#    whole process under hyperfine (SHAPE_RUNS runs), peak RSS, how grouped the broken
+#    variant's findings are, and the stages in process (greslint_bench --shapes).
 #
 # Environment: BUILD_DIR (default <repo>/build-bench), DATA_DIR (default $BUILD_DIR/bench-data),
 # OUT_DIR (default $BUILD_DIR/bench-results), RUNS (hyperfine runs, default 100; HL_RUNS for the
@@ -183,6 +183,12 @@ for shape in "${SHAPES[@]}"; do
   "$G" lint "$DATA/s-$shape-broken" --slurm-version "$VERSION" --format json >"$OUT/shape-$shape-broken.json" || true
   "$G" nodes "$DATA/s-$shape-broken" --slurm-version "$VERSION" --format json >"$OUT/shape-$shape-broken-nodes.json" || true
 done
+
+# The same clusters in process, stage by stage (issue 16 asks for both views per shape).
+say "shapes in process (Google Benchmark --shapes)"
+"$BENCH" --data="$DATA" --shapes="$(IFS=,; echo "${SHAPES[*]}")" --benchmark_filter='^BM_Shape' \
+  --benchmark_repetitions=3 --benchmark_min_time=0.2 --benchmark_report_aggregates_only=true \
+  --benchmark_out="$OUT/gbench-shapes.json" --benchmark_out_format=json >&2
 
 # What a page no process touched a moment before costs this machine: part of every figure
 # above, and most of the gap between runs on a virtual machine and on bare metal.
