@@ -47,21 +47,28 @@ def us(s):
     return "%.0f ns" % (s * 1e9) if s < 1e-6 else ("%.2f µs" % (s * 1e6) if s < 1e-4 else "%.0f µs" % (s * 1e6))
 
 
+def medians(d):
+    """(benchmark, CPU seconds, wall seconds) of every median aggregate of Google Benchmark
+    JSON `d`."""
+    unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    for b in d["benchmarks"]:
+        if b.get("aggregate_name") == "median":
+            scale = unit[b["time_unit"]]
+            yield b, b["cpu_time"] * scale, b["real_time"] * scale
+
+
 def gbench(out):
     """{(benchmark, N): median CPU time per iteration in seconds}, every thread's
     (MeasureProcessCPUTime: run names end in /process_time). CPU time, not wall time: on a
     shared machine the wall time also counts the time spent waiting for a core."""
     p = os.path.join(out, "gbench.json")
-    res = {}
     if not os.path.exists(p):
-        return res, {}
+        return {}, {}
     d = load(p)
-    unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    for b in d["benchmarks"]:
-        if b.get("aggregate_name") != "median":
-            continue
+    res = {}
+    for b, cpu, _ in medians(d):
         name, _, rest = b["run_name"].partition("/")
-        res[(name, int(rest.split("/")[0]))] = b["cpu_time"] * unit[b["time_unit"]]
+        res[(name, int(rest.split("/")[0]))] = cpu
     return res, d.get("context", {})
 
 
@@ -72,13 +79,10 @@ def gbench_shapes(out):
     p = os.path.join(out, "gbench-shapes.json")
     if not os.path.exists(p):
         return {}, 0
-    unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
     res, reps = {}, 0
-    for b in load(p)["benchmarks"]:
-        if b.get("aggregate_name") != "median":
-            continue
+    for b, cpu, wall in medians(load(p)):
         stage, shape, n = b["run_name"].split("/")[:3]
-        res[(stage, shape, int(n))] = (b["cpu_time"] * unit[b["time_unit"]], b["real_time"] * unit[b["time_unit"]])
+        res[(stage, shape, int(n))] = (cpu, wall)
         reps = b.get("repetitions", reps)
     return res, reps
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -305,7 +306,10 @@ bool read_file_bounded(const std::string& path, std::string& text, std::string& 
 bool read_file_bounded(const std::string& path, FileText& text, std::string& error);
 /// The same for a file the reader parses: a large one is mapped (not populated) and its
 /// bytes read into a parse copy (FileText::parse_view), which the reader gives back once
-/// it has parsed them (SourceManager::drop_parse_copy).
-bool read_file_to_parse(const std::string& path, FileText& text, std::string& error);
+/// it has parsed them (SourceManager::drop_parse_copy). `on_size`, when given, is called with
+/// the file's size once it is open, before its bytes are read (not for a file that cannot be
+/// opened or is past the limits).
+bool read_file_to_parse(const std::string& path, FileText& text, std::string& error,
+                        const std::function<void(std::uint64_t size)>& on_size = {});
 
 }  // namespace greslint

@@ -22,11 +22,6 @@
 
 namespace greslint::config_detail {
 
-/// read_file_to_parse, calling `on_size` with the file's size once it is open, before its
-/// bytes are read (not for a file that cannot be opened or is past the limits).
-bool read_file_to_parse(const std::string& path, FileText& text, std::string& error,
-                        const std::function<void(std::uint64_t size)>& on_size);
-
 inline constexpr std::size_t kMaxFileBytes = 64u << 20;  // far above any real config; bounds memory
 /// Files from this size on are mapped rather than read (read_file_bounded): below it a copy
 /// costs less than setting up a mapping, and nearly every configuration file is far smaller.

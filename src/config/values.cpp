@@ -152,12 +152,8 @@ bool read_file_bounded(const std::string& path, FileText& text, std::string& err
   return read_file(path, text, error, Pages::populated, {});
 }
 
-bool read_file_to_parse(const std::string& path, FileText& text, std::string& error) {
-  return read_file(path, text, error, Pages::parse_copy, {});
-}
-
-bool config_detail::read_file_to_parse(const std::string& path, FileText& text, std::string& error,
-                                       const std::function<void(std::uint64_t size)>& on_size) {
+bool read_file_to_parse(const std::string& path, FileText& text, std::string& error,
+                        const std::function<void(std::uint64_t size)>& on_size) {
   return read_file(path, text, error, Pages::parse_copy, on_size);
 }
 
