@@ -23,6 +23,7 @@
 #include <deque>
 #include <future>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -99,6 +100,10 @@ struct ClassReplay {
   std::map<std::string, std::vector<GresRecord>> merged = {};  ///< per name, after stage D
 };
 
+/// What Analyzer::reserve_nodes finds of a slurm.conf NodeName line before any is read: its
+/// value is DEFAULT, ALL, one host written plainly (is_single_host), or a list to parse.
+enum class NodeLineShape : std::uint8_t { defaults, reserved_name, single, list };
+
 /// The NodeName=DEFAULT values so far, by lower-cased key.
 using NodeDefaults = std::unordered_map<std::string, const KeyValue*>;
 
@@ -150,11 +155,28 @@ class Analyzer {
     const Directive* d = nullptr;
     NodeLine line;
   };
-  std::unordered_map<const RepeatedTail*, NodeLinePrototype> node_line_prototypes_;
-  void check_addresses(const Directive& d, const NodeLine& line, std::uint64_t node_count);
-  /// The last repeated tail found to hold no NodeAddr=, BcastAddr= or NodeHostname=: the
-  /// lines that share it have none either (a file written node by node shares one tail).
-  const RepeatedTail* tail_without_addresses_ = nullptr;
+  using NodeLinePrototypes = std::unordered_map<const RepeatedTail*, NodeLinePrototype>;
+  struct NodeLinesSeen {
+    std::vector<NodeLineShape> shapes;  ///< one per line, in order
+    std::vector<std::uint32_t> defaults;  ///< the NodeName=DEFAULT lines, by index, in order
+    /// Names the valid lines give in all, duplicates included; once past kMaxNodes, only
+    /// that it is past.
+    std::uint64_t names = 0;
+  };
+  /// The checks of a run of NodeName lines that need nothing the lines before them add to
+  /// the node table, and what they found (build_nodes, startup.cpp).
+  struct NodeLineRun;
+  struct NodeLineChunk;
+  /// The first pass of build_nodes over `lines`: `first` checks them from the front, and the
+  /// chunks from the returned one on are the second thread's, in `chunks`.
+  std::uint32_t check_node_lines(const std::vector<const Directive*>& lines, const NodeLinesSeen& seen,
+                                 NodeLineRun& first, std::vector<std::unique_ptr<NodeLineChunk>>& chunks);
+  void check_node_line(NodeLineRun& run, const Directive& d, std::uint32_t index, NodeLineShape shape);
+  void check_addresses(NodeLineRun& run, const Directive& d, std::uint32_t index, const NodeLine& line,
+                       std::uint64_t node_count);
+  /// Adds line `index`'s names to the node table, `run` having checked the line.
+  struct NodeLineCursor;
+  void add_node_line(NodeLineCursor& at, const Directive& d, std::uint32_t index, NodeLineShape shape);
   // ----- partitions.cpp ------------------------------------------------------------
   /// Each PartitionName line: its Nodes= resolved as slurmctld does, checked, and kept
   /// in Cluster::partitions.
@@ -177,17 +199,20 @@ class Analyzer {
   void check_select_node_init();
   // ----- node_lines.cpp ------------------------------------------------------------
   static bool is_node_line(const Directive& d);
-  void reserve_nodes(const std::vector<const Directive*>& lines);
+  NodeLinesSeen reserve_nodes(const std::vector<const Directive*>& lines);
   NodeLine node_line(const Directive& d, const NodeDefaults& defaults) const;
   /// node_line(), reusing what an earlier line with the same repeated tail gave under the
   /// same DEFAULT lines (`defaults_seen` counts the DEFAULT lines read so far).
-  NodeLine node_line_of(const Directive& d, const NodeDefaults& defaults, std::uint32_t defaults_seen);
+  NodeLine node_line_of(const Directive& d, const NodeDefaults& defaults, std::uint32_t defaults_seen,
+                        NodeLinePrototypes& prototypes) const;
   std::optional<LimitExceeded> over_limits(std::uint64_t names, Span where);
-  void add_nodes(const NodeLine& line, const Hostlist& names, std::vector<DuplicateNode>& duplicates);
+  /// The names of node_lines_[line] (`names_of`), or duplicates of nodes named before.
+  void add_nodes(const NodeLine& names_of, const Hostlist& names, std::uint32_t line,
+                 std::vector<DuplicateNode>& duplicates);
   /// add_nodes for a line that names one host as written (is_single_host); `where` is its name.
-  void add_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates);
-  /// One host of the node line being added (the next in node_lines_), or a duplicate at `where`.
-  void insert_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates);
+  void add_node(std::string_view host, Span where, std::uint32_t line, std::vector<DuplicateNode>& duplicates);
+  /// One host of node_lines_[line], or a duplicate at `where`.
+  void insert_node(std::string_view host, Span where, std::uint32_t line, std::vector<DuplicateNode>& duplicates);
   // ----- classes.cpp ---------------------------------------------------------------
   std::vector<std::uint32_t> node_line_contents() const;
   /// node_line_contents(), on another thread with a core of the budget for a cluster large

@@ -121,35 +121,46 @@ bool Analyzer::is_node_line(const Directive& d) {
   return d.kind == Directive::Kind::record && iequals(d.head().spec->name, "NodeName");
 }
 
-void Analyzer::reserve_nodes(const std::vector<const Directive*>& lines) {
+Analyzer::NodeLinesSeen Analyzer::reserve_nodes(const std::vector<const Directive*>& lines) {
   // Performance: node_names, node_line_of_ and the index are sized once for the whole cluster;
   // grown node by node they were copied and page-faulted several times over (~10% of a
-  // 100,000-node run). The count is an estimate (a reservation): a list without brackets or
-  // commas is one name and is not parsed here, and no parsed list is kept (a file written
-  // node by node kept 100,000 of them, ~30 MB, until the last line was read).
-  std::uint64_t total = 0;
+  // 100,000-node run). No parsed list is kept (a file written node by node kept 100,000 of
+  // them, ~30 MB, until the last line was read): a plain name is one node and is not parsed.
+  NodeLinesSeen seen;
+  seen.shapes.reserve(lines.size());
   for (const Directive* d : lines) {
-    const std::string_view value = d->head().value;
-    if (iequals(value, "DEFAULT") || iequals(value, "ALL")) continue;
-    // A plain loop: find_first_of calls memchr once per character of the value.
-    if (std::none_of(value.begin(), value.end(), [](char c) { return c == '[' || c == ','; })) {
-      ++total;
-    } else if (const HostlistResult l = parse_hostlist(value, d->head().value_span, profile_); l.ok()) {
-      total += l.list->size();
+    const std::string_view value = d->head_value();
+    if (iequals(value, "DEFAULT")) {
+      seen.shapes.push_back(NodeLineShape::defaults);
+      seen.defaults.push_back(std::uint32_t(seen.shapes.size() - 1));
+      continue;
     }
-    if (total > kMaxNodes) break;  // build_nodes stops at or before this line (LimitExceeded)
+    if (iequals(value, "ALL")) {
+      seen.shapes.push_back(NodeLineShape::reserved_name);
+      continue;
+    }
+    const bool single = is_single_host(value);
+    seen.shapes.push_back(single ? NodeLineShape::single : NodeLineShape::list);
+    if (seen.names > kMaxNodes) continue;  // build_nodes stops at or before this line (LimitExceeded)
+    if (single) {
+      ++seen.names;
+    } else if (const HostlistResult l = parse_hostlist(value, d->head_value_span(), profile_); l.ok()) {
+      seen.names += l.list->size();
+    }
   }
   // Capped: one token can name 2^31 hosts, and past kMaxNodes the model stops anyway.
-  const std::size_t expected = std::size_t(std::min<std::uint64_t>(total, kMaxNodes));
+  const std::size_t expected = std::size_t(std::min<std::uint64_t>(seen.names, kMaxNodes));
   cluster_.node_names.reserve(expected);
   node_line_of_.reserve(expected);
   node_index_.reserve(expected);
+  return seen;
 }
 
-NodeLine Analyzer::node_line_of(const Directive& d, const NodeDefaults& defaults, std::uint32_t defaults_seen) {
+NodeLine Analyzer::node_line_of(const Directive& d, const NodeDefaults& defaults, std::uint32_t defaults_seen,
+                                NodeLinePrototypes& prototypes) const {
   const RepeatedTail* tail = d.repeated_tail();
   if (!tail) return node_line(d, defaults);
-  auto [it, first] = node_line_prototypes_.try_emplace(tail);
+  auto [it, first] = prototypes.try_emplace(tail);
   NodeLinePrototype& proto = it->second;
   if (first || proto.defaults_seen != defaults_seen) {
     proto = NodeLinePrototype{defaults_seen, &d, node_line(d, defaults)};
@@ -235,7 +246,7 @@ std::optional<LimitExceeded> Analyzer::over_limits(std::uint64_t names, Span whe
   return std::nullopt;
 }
 
-void Analyzer::insert_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates) {
+void Analyzer::insert_node(std::string_view host, Span where, std::uint32_t line, std::vector<DuplicateNode>& duplicates) {
   const auto node = std::uint32_t(cluster_.node_names.size());
   cluster_.node_names.emplace_back(host);
   if (const std::uint32_t first = node_index_.insert(cluster_.node_names, node); first != node) {
@@ -243,17 +254,18 @@ void Analyzer::insert_node(std::string_view host, Span where, std::vector<Duplic
     duplicates.push_back(DuplicateNode{first, where, node});
     return;
   }
-  node_line_of_.push_back(std::uint32_t(node_lines_.size()));
+  node_line_of_.push_back(line);
 }
 
-void Analyzer::add_node(std::string_view host, Span where, std::vector<DuplicateNode>& duplicates) {
+void Analyzer::add_node(std::string_view host, Span where, std::uint32_t line, std::vector<DuplicateNode>& duplicates) {
   spend(1, where);
-  insert_node(host, where, duplicates);
+  insert_node(host, where, line, duplicates);
 }
 
-void Analyzer::add_nodes(const NodeLine& line, const Hostlist& names, std::vector<DuplicateNode>& duplicates) {
-  spend(names.size(), line.names_span);
-  names.for_each([&](const std::string& host, const HostRange& r) { insert_node(host, r.item, duplicates); });
+void Analyzer::add_nodes(const NodeLine& names_of, const Hostlist& names, std::uint32_t line,
+                         std::vector<DuplicateNode>& duplicates) {
+  spend(names.size(), names_of.names_span);
+  names.for_each([&](const std::string& host, const HostRange& r) { insert_node(host, r.item, line, duplicates); });
 }
 
 

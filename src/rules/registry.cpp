@@ -289,6 +289,10 @@ constexpr Check<GresTypesView> kGresTypes[] = {
     {&GRS114, check_grs114, "gres.c:gres_init"},
 };
 
+// Each NodeName line on its own, with the DEFAULT lines before it. The model checks these,
+// and kNodeAddress and kNodeAddressCount, before it adds any line's names to the node table
+// (Analyzer::build_nodes, two cores at once): their views have no duplicates and no node
+// table. A check that needs the names before the line belongs in kNodeNames.
 constexpr Check<NodeNameLineView> kNodeNameLine[] = {
     {&GRS101, check_grs101, "read_config.c:_parse_nodename"},
     {&GRS151, check_grs151, "node_conf.c:config_record_from_conf_node"},

@@ -48,9 +48,10 @@ struct NodeNameLineView {
   const HostlistResult* names;
   const NodeLine* line;         ///< the nodes it defines; null unless names is a valid list
   /// Names this line gives that a node already has, in order; only for this line's checks
-  /// (a hostile file can repeat a million names).
+  /// (a hostile file can repeat a million names). kNodeNamesStage only: kNodeNameLineStage
+  /// runs before any line's names are in the table, and sees none (Analyzer::build_nodes).
   const std::vector<DuplicateNode>& duplicates;
-  const std::vector<std::string>& node_names;
+  const std::vector<std::string>& node_names;  ///< the node table so far (kNodeNamesStage only, as duplicates)
   const KeyValue* tres_weights;  ///< TRESWeights=, the line's own or NodeName=DEFAULT's
 };
 

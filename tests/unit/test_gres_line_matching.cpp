@@ -10,27 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "analyze_compare.hpp"
 #include "greslint/model.hpp"
 
 using namespace greslint;
+using greslint::test::findings;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Analyzed {
-  SourceManager sources;
-  Reporter out;
-  Cluster cluster;
-};
-
-std::unique_ptr<Analyzed> analyze_on(const fs::path& dir, unsigned cores) {
-  LintInputs inputs{(dir / "slurm.conf").string(), (dir / "gres.conf").string(), (dir / "cgroup.conf").string(), {}};
-  inputs.cores = cores;
-  auto a = std::make_unique<Analyzed>();
-  a->cluster = analyze(inputs, VersionProfile(kSlurm2411), a->sources, a->out);
-  return a;
-}
 
 std::vector<std::uint32_t> lines_of(const Cluster& c, std::uint32_t node) {
   std::vector<std::uint32_t> lines;
@@ -47,13 +35,6 @@ std::vector<std::uint32_t> shared_lists(const Cluster& c) {
     first.push_back(m);
   }
   return first;
-}
-
-std::vector<std::string> findings(const Reporter& out) {
-  std::vector<std::string> all;
-  for (const Diagnostic& d : out.diagnostics())
-    all.push_back(fmt::format("{} {}:{}-{} {}", d.rule->id, d.span.file.index, d.span.begin, d.span.end, d.message));
-  return all;
 }
 
 }  // namespace
@@ -93,9 +74,7 @@ TEST_CASE("gres line matching: two runs of lines make the model one run makes", 
   n0005.push_back(last_line);
   std::ofstream(dir / "gres.conf") << gres;
 
-  const auto one = analyze_on(dir, 1);
-  const auto two = analyze_on(dir, 2);
-  fs::remove_all(dir);
+  const auto [one, two] = test::analyze_on_one_and_two(dir);
   REQUIRE(one->cluster.config);
   REQUIRE(two->cluster.config);
   const Cluster& a = one->cluster;
@@ -111,12 +90,7 @@ TEST_CASE("gres line matching: two runs of lines make the model one run makes", 
   for (std::uint32_t n = 0; n < a.node_names.size() && same_lines; ++n) same_lines = lines_of(a, n) == lines_of(b, n);
   CHECK(same_lines);
   CHECK(shared_lists(a) == shared_lists(b));
-  CHECK(a.class_of == b.class_of);
-  REQUIRE(a.classes.size() == b.classes.size());
   CHECK(a.classes.size() > 2);  // the Cores= lines and the list make classes of their own
-  for (std::size_t c = 0; c < a.classes.size(); ++c) {
-    CHECK(a.classes[c].verdict == b.classes[c].verdict);
-    CHECK(a.classes[c].reason == b.classes[c].reason);
-  }
+  CHECK(test::same_classes(a, b));
   CHECK(findings(one->out) == findings(two->out));
 }
