@@ -57,13 +57,22 @@ void take_defaults(const Directive& d, NodeDefaults& defaults) {
   for (const KeyValue& kv : d.rest()) defaults[to_lower(kv.spec->name)] = &kv;
 }
 
-rules::NodeNameLineView::Kind kind_of(NodeLineShape shape);
+rules::NodeNameLineView::Kind kind_of(NodeLineShape shape) {
+  using Kind = rules::NodeNameLineView::Kind;
+  switch (shape) {
+    case NodeLineShape::defaults: return Kind::defaults;
+    case NodeLineShape::reserved_name: return Kind::reserved_name;
+    case NodeLineShape::single:
+    case NodeLineShape::list: break;
+  }
+  return Kind::nodes;
+}
 
 }  // namespace
 
 /// One run of NodeName lines, checked before the node table is built (check_node_line): the
 /// NodeLine of each line that names nodes, the lists parsed, the DEFAULT values met, and the
-/// outcomes, which add_node_line applies in the order slurmctld meets them.
+/// outcomes, which add_node_line applies in the order a pass line by line applied them.
 struct Analyzer::NodeLineRun {
   NodeLineRun(Reporter& out, std::vector<NodeLine>& lines_) : findings(out), lines(lines_) {}
   Findings findings;
@@ -285,21 +294,6 @@ void Analyzer::add_node_line(NodeLineCursor& at, const Directive& d, std::uint32
   if (stop) throw *stop;
   if (shape == NodeLineShape::defaults) take_defaults(d, at.defaults);
 }
-
-namespace {
-
-rules::NodeNameLineView::Kind kind_of(NodeLineShape shape) {
-  using Kind = rules::NodeNameLineView::Kind;
-  switch (shape) {
-    case NodeLineShape::defaults: return Kind::defaults;
-    case NodeLineShape::reserved_name: return Kind::reserved_name;
-    case NodeLineShape::single:
-    case NodeLineShape::list: break;
-  }
-  return Kind::nodes;
-}
-
-}  // namespace
 
 // expand_nodeline_info makes every list of the line (NodeAddr, BcastAddr, NodeHostname, in
 // that order) before it compares any count with the names, so a list Slurm cannot make
