@@ -57,6 +57,13 @@ void take_defaults(const Directive& d, NodeDefaults& defaults) {
   for (const KeyValue& kv : d.rest()) defaults[to_lower(kv.spec->name)] = &kv;
 }
 
+/// How many names a NodeName line gives its nodes (0: it defines none): one for a host written
+/// plainly, else its parsed `list`'s, if valid.
+std::uint64_t names_given(NodeLineShape shape, const HostlistResult* list) {
+  if (shape == NodeLineShape::single) return 1;
+  return list && list->ok() ? list->list->size() : 0;
+}
+
 rules::NodeNameLineView::Kind kind_of(NodeLineShape shape) {
   using Kind = rules::NodeNameLineView::Kind;
   switch (shape) {
@@ -87,6 +94,11 @@ struct Analyzer::NodeLineRun {
   /// lines that share it have none either (a file written node by node shares one tail).
   const RepeatedTail* tail_without_addresses = nullptr;
 
+  /// A NodeName=DEFAULT line, for the lines after it.
+  void take_defaults(const Directive& d) {
+    model::take_defaults(d, defaults);
+    ++defaults_seen;
+  }
   void note(std::uint32_t index, rules::Outcome o) {
     if (o.kind() == rules::Outcome::Kind::slurmctld_fatal) fatal.emplace_back(index, std::move(o));
   }
@@ -232,8 +244,7 @@ std::uint32_t Analyzer::check_node_lines(const std::vector<const Directive*>& li
           const std::uint32_t begin = *chunk * kNodeLinesPerChunk;
           for (const std::uint32_t i : seen.defaults) {
             if (i >= begin) break;
-            take_defaults(*lines[i], mine->run.defaults);
-            ++mine->run.defaults_seen;
+            mine->run.take_defaults(*lines[i]);
           }
           check(mine->run, *chunk);
           chunks[*chunk] = std::move(mine);
@@ -254,28 +265,24 @@ std::uint32_t Analyzer::check_node_lines(const std::vector<const Directive*>& li
 void Analyzer::check_node_line(NodeLineRun& run, const Directive& d, std::uint32_t index, NodeLineShape shape) {
   const HostlistResult* list = nullptr;
   if (shape == NodeLineShape::list) list = &run.lists.emplace_back(parse_hostlist(d.head_value(), d.head_value_span(), profile_));
+  const std::uint64_t count = names_given(shape, list);
   std::optional<NodeLine> line;
-  if (shape == NodeLineShape::single || (list && list->ok() && !list->list->empty()))
-    line = node_line_of(d, run.defaults, run.defaults_seen, run.prototypes);
+  if (count != 0) line = node_line_of(d, run.defaults, run.defaults_seen, run.prototypes);
   // The names are added after: a NodeName line's own checks need none of them.
   static const std::vector<DuplicateNode> kNoDuplicates;
   const rules::NodeNameLineView view{profile_, settings_, d, kind_of(shape), list, line ? &*line : nullptr,
                                      kNoDuplicates, cluster_.node_names, tres_weights(d, run.defaults)};
   for (const auto& check : rules::kNodeNameLineStage) run.note(index, check.run(view, run.findings));
-  if (line) check_addresses(run, d, index, *line, shape == NodeLineShape::single ? 1 : list->list->size());
-  if (shape == NodeLineShape::defaults) {
-    take_defaults(d, run.defaults);
-    ++run.defaults_seen;
-  }
+  if (line) check_addresses(run, d, index, *line, count);
+  if (shape == NodeLineShape::defaults) run.take_defaults(d);
   if (line) run.lines.push_back(std::move(*line));
 }
 
 void Analyzer::add_node_line(NodeLineCursor& at, const Directive& d, std::uint32_t index, NodeLineShape shape) {
   NodeLineRun& run = *at.run;
   const HostlistResult* list = shape == NodeLineShape::list ? &run.lists[at.list++] : nullptr;
-  const bool names_nodes = shape == NodeLineShape::single || (list && list->ok() && !list->list->empty());
-  const NodeLine* line = names_nodes ? &node_lines_[at.line] : nullptr;
-  const std::uint64_t count = !line ? 0 : list ? list->list->size() : 1;
+  const std::uint64_t count = names_given(shape, list);
+  const NodeLine* line = count != 0 ? &node_lines_[at.line] : nullptr;
   // Past greslint's limits the checks still run on this line, then the model stops.
   std::optional<LimitExceeded> stop = line ? over_limits(count, d.head_value_span()) : std::nullopt;
   at.duplicates.clear();
