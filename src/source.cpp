@@ -50,7 +50,7 @@ ParseCopy take_parse_copy(std::size_t size) {
   const std::size_t capacity = (std::max<std::size_t>(size, 1) + kHugePage - 1) & ~(kHugePage - 1);
   void* p = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
-  advise_huge_pages(p, capacity);
+  advise_large_block(p, capacity);
   return ParseCopy{std::unique_ptr<char[], ParseCopyUnmap>(static_cast<char*>(p), ParseCopyUnmap{capacity}), capacity};
 }
 

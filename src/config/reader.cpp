@@ -136,7 +136,7 @@ void Reader::make_room(ConfigFile& result, std::size_t more) {
   if (wanted <= result.directives.capacity()) return;
   std::vector<Directive> bigger;
   bigger.reserve(std::max(wanted, std::min(result.directives.capacity() * 4, kMaxDirectives)));
-  advise_huge_pages(bigger.data(), bigger.capacity() * sizeof(Directive));
+  advise_large_block(bigger.data(), bigger.capacity() * sizeof(Directive));
   std::move(result.directives.begin(), result.directives.end(), std::back_inserter(bigger));
   result.directives.swap(bigger);
 }

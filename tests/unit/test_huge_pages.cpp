@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -66,6 +67,7 @@ TEST_CASE("advise_huge_pages: the whole 2 MiB pages inside the buffer, and nothi
 
 TEST_CASE("advise_heap_growth: what the heap grew by since advise_huge_heap is advised too", "[memory]") {
   constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+  set_page_size(PageSize::huge);  // a test before may have read a large file on a machine that chose small pages
   advise_huge_heap();
   const auto start = reinterpret_cast<std::uintptr_t>(sbrk(0));
   void* probe = std::malloc(64);
@@ -117,4 +119,71 @@ TEST_CASE("move_heap_to_huge_boundary: the heap's next block starts on a 2 MiB b
   CHECK(at >= boundary);
   CHECK(at - boundary <= 16);  // the block's header, on the boundary
   std::free(next);
+}
+
+namespace {
+
+/// A driver directory as sysfs lays it out: one virtio<N> entry per device, with its
+/// features file.
+struct FakeBalloonDriver {
+  std::filesystem::path dir;
+  explicit FakeBalloonDriver(const std::string& name) {
+    dir = std::filesystem::temp_directory_path() / ("greslint-balloon-" + name + "-" + std::to_string(getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "uevent") << "DRIVER=virtio_balloon\n";
+  }
+  void device(const std::string& entry, const std::string& features) const {
+    std::filesystem::create_directories(dir / entry);
+    std::ofstream(dir / entry / "features") << features << "\n";
+  }
+  ~FakeBalloonDriver() { std::filesystem::remove_all(dir); }
+};
+
+}  // namespace
+
+TEST_CASE("balloon_reports_free_pages: feature bit 5 of a bound balloon device", "[memory]") {
+  // The features of the Firecracker guest greslint is measured on: stats, deflate on OOM,
+  // free page reporting.
+  const std::string reporting = "0110010100000000000000000000000010000000";
+  const std::string no_reporting = "0110000100000000000000000000000010000000";
+  SECTION("a device that reports") {
+    const FakeBalloonDriver driver("reports");
+    driver.device("virtio0", reporting);
+    CHECK(balloon_reports_free_pages(driver.dir.c_str()));
+  }
+  SECTION("a device without the bit, and an entry that is not a device") {
+    const FakeBalloonDriver driver("quiet");
+    driver.device("virtio3", no_reporting);
+    driver.device("module", reporting);
+    CHECK_FALSE(balloon_reports_free_pages(driver.dir.c_str()));
+  }
+  SECTION("a features file too short to hold the bit") {
+    const FakeBalloonDriver driver("short");
+    driver.device("virtio1", "01100");
+    CHECK_FALSE(balloon_reports_free_pages(driver.dir.c_str()));
+  }
+  SECTION("no balloon driver at all (bare metal)") {
+    CHECK_FALSE(balloon_reports_free_pages("/nonexistent/virtio_balloon"));
+  }
+}
+
+TEST_CASE("advise_large_block: huge pages unless small ones were chosen, and then the opposite advice", "[memory]") {
+  constexpr std::size_t kHuge = std::size_t(2) << 20;
+  const std::size_t size = 6 * kHuge;
+  void* map = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(map != MAP_FAILED);
+  const auto base = reinterpret_cast<std::uintptr_t>(map);
+  const std::uintptr_t first_huge = (base + kHuge - 1) & ~(kHuge - 1);
+  const auto not_huge = [](std::uintptr_t at) { return vm_flags_at(at).find(" nh") != std::string::npos; };
+  set_page_size(PageSize::huge);
+  advise_large_block(reinterpret_cast<const void*>(first_huge), 2 * kHuge);
+  CHECK(advised(first_huge));
+  CHECK_FALSE(not_huge(first_huge));
+  set_page_size(PageSize::small);
+  advise_large_block(reinterpret_cast<const void*>(first_huge), 2 * kHuge);
+  CHECK_FALSE(advised(first_huge));
+  CHECK(not_huge(first_huge + kHuge));
+  set_page_size(PageSize::huge);
+  munmap(map, size);
 }
