@@ -264,7 +264,7 @@ def main():
     # ---- shapes -------------------------------------------------------------------------------
     shape_rows = []
     for shape in a.shapes:
-        small, large, broken = (hf(out, "shape-%s-%s" % (shape, n)) for n in (10000, 100000, "broken"))
+        small, large, broken, idle = (hf(out, "shape-%s-%s" % (shape, n)) for n in (10000, 100000, "broken", "100000-idle"))
         rss, rss_broken = max_rss_mb(out, "shape-%s-100000" % shape), max_rss_mb(out, "shape-%s-broken" % shape)
         bj = os.path.join(out, "shape-%s-broken.json" % shape)
         diags = load(bj)["diagnostics"] if os.path.exists(bj) else []
@@ -272,18 +272,19 @@ def main():
         text_lines = sum(1 for _ in open(tp)) if os.path.exists(tp) else None
         np_ = os.path.join(out, "shape-%s-broken-nodes.json" % shape)
         bad = sum(1 for x in load(np_)["nodes"] if x["verdict"] != "ok") if os.path.exists(np_) else None
-        shape_rows.append((shape, small, large, broken, rss, rss_broken, diags, text_lines, bad))
+        shape_rows.append((shape, small, large, broken, rss, rss_broken, diags, text_lines, bad, idle))
     if shape_rows:
         w("### Every shape of configuration (`gen_cluster.py --shape`, 8 GPUs per node; hyperfine -N, %s runs)"
           % (shape_rows[0][2] or {"runs": "?"})["runs"])
         w("")
-        w("| shape | 10,000 nodes | 100,000 nodes | growth | peak RSS at 100k | 1% broken: wall | nodes not ok | "
-          "findings | text lines | peak RSS |")
-        w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-        for shape, small, large, broken, rss, rss_b, diags, text_lines, bad in shape_rows:
+        w("| shape | 10,000 nodes | 100,000 nodes | 100,000 nodes, after 3 s idle | growth | peak RSS at 100k | "
+          "1% broken: wall | nodes not ok | findings | text lines | peak RSS |")
+        w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for shape, small, large, broken, rss, rss_b, diags, text_lines, bad, idle in shape_rows:
             growth = "%.1fx" % (large["median"] / small["median"]) if small and large else "—"
-            w("| %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |"
-              % (shape, ms(small["median"]) if small else "—", ms(large["median"]) if large else "—", growth,
+            w("| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |"
+              % (shape, ms(small["median"]) if small else "—", ms(large["median"]) if large else "—",
+                 ms(idle["median"]) if idle else "—", growth,
                  "%.1f MB" % rss if rss else "—", ms(broken["median"]) if broken else "—",
                  bad if bad is not None else "—", len(diags), text_lines if text_lines is not None else "—",
                  "%.1f MB" % rss_b if rss_b else "—"))
@@ -347,9 +348,12 @@ def main():
     for e, r_wall, r_cpu, _ in ratios:
         w("| `greslint hostlist -e` ≥ 5x faster than `scontrol show hostnames`, `%s`, whole process | %.1fx wall, %.1fx CPU | %s |"
           % (e, r_wall, r_cpu, verdict(r_wall >= 5)))
-    for shape, small, large, broken, rss, rss_b, diags, text_lines, bad in shape_rows:
+    for shape, small, large, broken, rss, rss_b, diags, text_lines, bad, idle in shape_rows:
         if large:
             w("| %s, 100,000 nodes: median ≤ 0.1 s | %s | %s |" % (shape, ms(large["median"]), verdict(large["median"] <= 0.1)))
+        if idle:
+            w("| %s, 100,000 nodes, each run after 3 s idle: median ≤ 0.1 s | %s (%d runs) | %s |"
+              % (shape, ms(idle["median"]), idle["runs"], verdict(idle["median"] <= 0.1)))
         if rss:
             w("| %s, 100,000 nodes: peak RSS ≤ 128 MB | %.1f MB | %s |" % (shape, rss, verdict(rss <= 128)))
         if small and large:

@@ -18,12 +18,14 @@
 # 6. for every shape of bench/gen_cluster.py --shape (racks, per-node lines in one or both
 #    files, one gres.conf line per GPU, per-node NodeAddr=, one Include per rack, long
 #    partition lists, 16 GPU types, mps/shard): 10,000 and 100,000 nodes valid (checked clean) and 100,000 with 1% broken,
-#    whole process under hyperfine (SHAPE_RUNS runs), peak RSS, how grouped the broken
+#    whole process under hyperfine (SHAPE_RUNS runs back to back, and IDLE_RUNS at 100,000
+#    nodes each after 3 s idle), peak RSS, how grouped the broken
 #    variant's findings are, and the stages in process (greslint_bench --shapes).
 #
 # Environment: BUILD_DIR (default <repo>/build-bench), DATA_DIR (default $BUILD_DIR/bench-data),
 # OUT_DIR (default $BUILD_DIR/bench-results), RUNS (hyperfine runs, default 100; HL_RUNS for the
-# hostlist comparison, default 100; SHAPE_RUNS for the shapes, default 20), JOBS (default 2),
+# hostlist comparison, default 100; SHAPE_RUNS for the shapes, default 20; IDLE_RUNS for the
+# shapes run once after 3 s idle, default 5), JOBS (default 2),
 # SHAPES (default every shape; e.g. SHAPES="racks both-node"),
 # SKIP_BUILD=1 (use the binaries already in BUILD_DIR), GRESLINT_BIN and BENCH_BIN (measure other
 # binaries, e.g. an older build, with the same harness; implies SKIP_BUILD=1).
@@ -174,6 +176,11 @@ for shape in "${SHAPES[@]}"; do
     hf "shape-$shape-$n" --runs "${SHAPE_RUNS:-20}" "$G lint $DATA/s-$shape-$n --slurm-version $VERSION"
   done
   hf "shape-$shape-broken" --runs "${SHAPE_RUNS:-20}" -i "$G lint $DATA/s-$shape-broken --slurm-version $VERSION"
+  # As an admin runs it: once, the machine idle for a while. Back to back, each run reuses the
+  # memory the one before freed; on a virtual machine whose host takes freed memory back
+  # (free page reporting, src/huge_pages.cpp) memory costs more after 2 s idle.
+  WARMUP=0 hf "shape-$shape-100000-idle" --runs "${IDLE_RUNS:-5}" --prepare "sleep 3" \
+    "$G lint $DATA/s-$shape-100000 --slurm-version $VERSION"
   for n in 10000 100000 broken; do
     for i in 1 2 3; do
       /usr/bin/time -v "$G" lint "$DATA/s-$shape-$n" --slurm-version "$VERSION" >/dev/null 2>"$OUT/time-shape-$shape-$n-$i.txt" || true
