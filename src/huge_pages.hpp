@@ -27,6 +27,11 @@ bool balloon_reports_free_pages(const char* driver_dir) noexcept;
 /// pages (THP "always") also heeds.
 void advise_large_block(const void* p, std::size_t bytes) noexcept;
 
+/// Where small pages were chosen (page_size): faults in the pages of [p, p + bytes) in one
+/// system call, as a block about to be written is. Nothing in huge pages, whose faults are
+/// few already, or before the choice.
+void fault_in_for_writing(void* p, std::size_t bytes) noexcept;
+
 /// Asks the kernel to back the whole 2 MiB pages inside [p, p + bytes) with transparent huge
 /// pages. Only worth it for a buffer of many megabytes that is about to be filled; a no-op
 /// where THP is off.

@@ -127,6 +127,7 @@ void Reader::take_later_lines(LaterLines& later, ConfigFile& result, std::uint32
   auto part = std::make_shared<std::vector<Directive>>(std::move(later.part.directives));
   auto move = [&result, part, lines_before] {
     make_room(result, part->size());
+    fault_in_for_writing(result.directives.data() + result.directives.size(), part->size() * sizeof(Directive));
     for (Directive& d : *part) {
       d.line += lines_before;
       result.directives.push_back(std::move(d));

@@ -137,14 +137,21 @@ void Reader::make_room(ConfigFile& result, std::size_t more) {
   std::vector<Directive> bigger;
   bigger.reserve(std::max(wanted, std::min(result.directives.capacity() * 4, kMaxDirectives)));
   advise_large_block(bigger.data(), bigger.capacity() * sizeof(Directive));
+  fault_in_for_writing(bigger.data(), result.directives.size() * sizeof(Directive));
   std::move(result.directives.begin(), result.directives.end(), std::back_inserter(bigger));
   result.directives.swap(bigger);
 }
 
 void Reader::add_directive(ConfigFile& result, Directive&& d) {
   d.seal_keys();
-  if (result.directives.size() == result.directives.capacity()) make_room(result, 1);
-  result.directives.push_back(std::move(d));
+  std::vector<Directive>& kept = result.directives;
+  if (kept.size() == kept.capacity()) make_room(result, 1);
+  // The room of the next directives, faulted in ahead where pages are small (a per-GPU
+  // gres.conf writes 70 MB of directives).
+  if (kept.size() % kDirectivesFaultedAhead == 0)
+    fault_in_for_writing(kept.data() + kept.size(),
+                         std::min(kept.capacity() - kept.size(), kDirectivesFaultedAhead) * sizeof(Directive));
+  kept.push_back(std::move(d));
 }
 
 bool Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int depth) {

@@ -59,6 +59,8 @@ inline constexpr bool kSplitEveryFile = false;
 #endif
 /// How often (in lines) the reader looks for a free core: one may free up while it reads.
 inline constexpr std::uint32_t kLinesPerLook = 1024;
+/// How many directives' room add_directive faults in at a time (fault_in_for_writing): ~0.7 MB.
+inline constexpr std::size_t kDirectivesFaultedAhead = 8192;
 
 /// How much of a mapped file the readers pass before they let its pages go (release_read).
 inline constexpr std::uint32_t kReleaseStep = std::uint32_t(1) << 20;
