@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -25,6 +26,7 @@
 #include <malloc.h>
 #include <string>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace greslint {
@@ -39,6 +41,11 @@ std::atomic<std::uintptr_t> advised_begin{0};
 /// page_size(): 0 until decided, else 1 + PageSize.
 std::atomic<int> chosen_size{0};
 
+/// What a 4 KiB page of fresh memory cost this run (prefault_heap_start), in ns; 0 unknown.
+std::atomic<std::uint32_t> small_page_ns{0};
+/// Fewer pages than this before the boundary make too short a measure to go by.
+constexpr std::uintptr_t kPagesTimed = 16;
+
 constexpr const char* kBalloonDriver = "/sys/bus/virtio/drivers/virtio_balloon";
 
 PageSize decide_page_size() noexcept {
@@ -46,7 +53,10 @@ PageSize decide_page_size() noexcept {
     if (std::strcmp(forced, "0") == 0) return PageSize::small;
     if (std::strcmp(forced, "1") == 0) return PageSize::huge;
   }
-  return balloon_reports_free_pages(kBalloonDriver) ? PageSize::small : PageSize::huge;
+  return small_pages_pay_off(balloon_reports_free_pages(kBalloonDriver),
+                             small_page_ns.load(std::memory_order_relaxed))
+             ? PageSize::small
+             : PageSize::huge;
 }
 /// The block skip_heap_head keeps, never freed.
 std::atomic<void*> skipped_head{nullptr};
@@ -57,11 +67,24 @@ std::atomic<void*> skipped_head{nullptr};
 /// in one call: 155 -> 109 faults, 4.72 -> 4.49 ms median (300 interleaved runs, /bin/true
 /// 2.08 ms). A large run skips these bytes (skip_heap_head): 256 KiB it holds unused.
 /// MADV_POPULATE_WRITE needs Linux 5.14; older kernels refuse it, and nothing changes.
+/// The pages before the first 2 MiB boundary are small ones: how long they took is recorded
+/// (small_page_ns) for page_size().
 void prefault_heap_start(std::uintptr_t low) noexcept {
   constexpr std::size_t kPrefaultBytes = std::size_t(256) << 10;
   constexpr std::uintptr_t kPage = 4096;
   const std::uintptr_t from = (low + kPage - 1) & ~(kPage - 1);
-  madvise(reinterpret_cast<void*>(from), kPrefaultBytes, MADV_POPULATE_WRITE);
+  const std::uintptr_t to = from + kPrefaultBytes;
+  const std::uintptr_t boundary = std::min(to, (from + kHugePage - 1) & ~(kHugePage - 1));
+  timespec start{}, end{};
+  ::clock_gettime(CLOCK_MONOTONIC, &start);
+  const bool faulted = boundary > from && madvise(reinterpret_cast<void*>(from), boundary - from, MADV_POPULATE_WRITE) == 0;
+  ::clock_gettime(CLOCK_MONOTONIC, &end);
+  const std::uintptr_t pages = (boundary - from) / kPage;
+  if (faulted && pages >= kPagesTimed) {
+    const auto ns = (end.tv_sec - start.tv_sec) * 1'000'000'000LL + (end.tv_nsec - start.tv_nsec);
+    small_page_ns.store(std::uint32_t(std::clamp<long long>(ns / (long long)pages, 1, UINT32_MAX)), std::memory_order_relaxed);
+  }
+  if (to > boundary) madvise(reinterpret_cast<void*>(boundary), to - boundary, MADV_POPULATE_WRITE);
 }
 
 }  // namespace
@@ -87,6 +110,14 @@ bool balloon_reports_free_pages(const char* driver_dir) noexcept {
   }
   ::closedir(dir);
   return reports;
+}
+
+bool small_pages_pay_off(bool host_takes_free_pages, std::uint32_t page_ns) noexcept {
+  // A 2 MiB page the host took back costs 4.5-6.5 ms here, 2.2-3.2 ms per MiB; small pages
+  // at 5 us each would cost 1.3 ms per MiB. Session 23's host (docs/performance.md) faulted a
+  // small page in ~10 us, where huge pages were the cheaper even after a pause.
+  constexpr std::uint32_t kSmallPageCeilingNs = 5000;
+  return host_takes_free_pages && page_ns < kSmallPageCeilingNs;
 }
 
 PageSize page_size() noexcept {

@@ -11,10 +11,14 @@ namespace greslint {
 enum class PageSize : std::uint8_t { huge, small };
 
 /// Decides, once per run, the pages of a large configuration (skip_heap_head asks): 2 MiB
-/// pages, unless the environment says otherwise (GRESLINT_HUGE_PAGES=0 or 1) or the machine is
-/// a virtual machine whose balloon reports free pages to its host
-/// (balloon_reports_free_pages). See huge_pages.cpp for what that costs.
+/// pages, unless the environment says otherwise (GRESLINT_HUGE_PAGES=0 or 1) or
+/// small_pages_pay_off on this machine. See huge_pages.cpp for what that costs.
 PageSize page_size() noexcept;
+/// Whether 4 KiB pages are the cheaper: on a virtual machine whose balloon reports free
+/// pages to its host (balloon_reports_free_pages), unless a small page costs so much here
+/// (`page_ns`, what this run's first ones took; 0 unknown) that the host's faults on a
+/// huge page cost less.
+bool small_pages_pay_off(bool host_takes_free_pages, std::uint32_t page_ns) noexcept;
 /// Sets what page_size() answers from now on (tests).
 void set_page_size(PageSize size) noexcept;
 /// Whether a virtio balloon device bound to the driver at `driver_dir`

@@ -187,3 +187,10 @@ TEST_CASE("advise_large_block: huge pages unless small ones were chosen, and the
   set_page_size(PageSize::huge);
   munmap(map, size);
 }
+
+TEST_CASE("small_pages_pay_off: where the host takes free pages back and a small page is cheap", "[memory]") {
+  CHECK(small_pages_pay_off(true, 1700));   // the Firecracker guest greslint is measured on
+  CHECK(small_pages_pay_off(true, 0));      // not measured: by the balloon alone
+  CHECK_FALSE(small_pages_pay_off(true, 10000));  // session 23's host: ~10 us a small page
+  CHECK_FALSE(small_pages_pay_off(false, 1700));  // bare metal, or no reporting balloon
+}
