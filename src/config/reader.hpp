@@ -34,6 +34,9 @@ inline constexpr std::size_t kMapFileBytes = 1;
 #else
 inline constexpr std::size_t kMapFileBytes = 256u << 10;
 #endif
+/// Configuration text read in all, in bytes, from which a run is large: its memory is then
+/// laid out for size (huge_pages.hpp, skip_heap_head).
+inline constexpr std::size_t kLargeConfigurationBytes = 256u << 10;
 /// greslint's own stops on Include. Slurm has none: it reads Includes one after another, any
 /// number of them, and recurses until fopen runs out of file descriptors (parse_config.c). A
 /// large site includes one file per rack (3,125 files for 100,000 nodes), so the stops sit far

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +17,7 @@
 
 namespace greslint {
 
+using config_detail::kLargeConfigurationBytes;
 using config_detail::kMapFileBytes;
 using config_detail::kMaxFileBytes;
 
@@ -120,8 +122,12 @@ bool read_file(const std::string& path, FileText& text, std::string& error, Page
   if (fd < 0) return false;
   const Closer closer{fd};
   if (on_size) on_size(size);
+  // A large configuration, in one file or in many (one Include per rack: 6,250 files of
+  // ~8 KB at 100,000 nodes): its pages are chosen now (skip_heap_head, page_size), before it
+  // fills its memory.
+  static std::atomic<std::uint64_t> bytes_read{0};
+  if (bytes_read.fetch_add(size, std::memory_order_relaxed) + size >= kLargeConfigurationBytes) skip_heap_head();
   if (size >= kMapFileBytes) {
-    skip_heap_head();  // a large configuration: its memory in 2 MiB pages from the start
     // Mapped, not read: the page cache's own pages instead of a copy into fresh memory (see
     // FileText). Falls back to reading where mapping fails.
     // In 4 KiB pages (page_size) a parse copy costs a fault per page, as the mapping does,
