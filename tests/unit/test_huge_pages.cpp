@@ -40,20 +40,37 @@ std::string vm_flags_at(std::uintptr_t address) {
 
 bool advised(std::uintptr_t address) { return vm_flags_at(address).find(" hg") != std::string::npos; }
 
+constexpr std::size_t kHuge = std::size_t(2) << 20;
+
+/// `pages` 2 MiB pages of private memory mapped for a test, and where the first whole one starts.
+struct TestMapping {
+  std::size_t size;
+  void* map;
+  std::uintptr_t first_huge;
+  explicit TestMapping(std::size_t pages)
+      : size(pages * kHuge),
+        map(mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)),
+        first_huge((reinterpret_cast<std::uintptr_t>(map) + kHuge - 1) & ~(kHuge - 1)) {}
+  bool ok() const { return map != MAP_FAILED; }
+  std::uintptr_t base() const { return reinterpret_cast<std::uintptr_t>(map); }
+  ~TestMapping() {
+    if (ok()) munmap(map, size);
+  }
+  TestMapping(const TestMapping&) = delete;
+  TestMapping& operator=(const TestMapping&) = delete;
+};
+
 }  // namespace
 
 TEST_CASE("advise_huge_pages: the whole 2 MiB pages inside the buffer, and nothing else", "[memory]") {
-  constexpr std::size_t kHuge = std::size_t(2) << 20;
-  const std::size_t size = 8 * kHuge;
-  void* map = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  REQUIRE(map != MAP_FAILED);
-  const auto base = reinterpret_cast<std::uintptr_t>(map);
-  const std::uintptr_t first_huge = (base + kHuge - 1) & ~(kHuge - 1);
+  const TestMapping mapping(8);
+  REQUIRE(mapping.ok());
+  const std::uintptr_t first_huge = mapping.first_huge;
   // A buffer from 100 bytes into huge page 0 (counted from first_huge) to 100 bytes short of
   // the end of page 2: page 1 is the only whole one inside it.
   const std::uintptr_t begin = first_huge + 100;
   const std::uintptr_t end = first_huge + 3 * kHuge - 100;
-  REQUIRE(end + kHuge <= base + size);
+  REQUIRE(end + kHuge <= mapping.base() + mapping.size);
   advise_huge_pages(reinterpret_cast<const void*>(begin), end - begin);
   CHECK_FALSE(advised(first_huge));
   CHECK(advised(first_huge + kHuge));
@@ -62,11 +79,9 @@ TEST_CASE("advise_huge_pages: the whole 2 MiB pages inside the buffer, and nothi
   // A buffer smaller than a huge page holds no whole one: nothing is advised.
   advise_huge_pages(reinterpret_cast<const void*>(first_huge + 4 * kHuge + 1), kHuge - 2);
   CHECK_FALSE(advised(first_huge + 4 * kHuge + 1));
-  munmap(map, size);
 }
 
 TEST_CASE("advise_heap_growth: what the heap grew by since advise_huge_heap is advised too", "[memory]") {
-  constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
   set_page_size(PageSize::huge);  // a test before may have read a large file on a machine that chose small pages
   advise_huge_heap();
   const auto start = reinterpret_cast<std::uintptr_t>(sbrk(0));
@@ -95,7 +110,6 @@ TEST_CASE("advise_heap_growth: what the heap grew by since advise_huge_heap is a
 }
 
 TEST_CASE("move_heap_to_huge_boundary: the heap's next block starts on a 2 MiB boundary", "[memory]") {
-  constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
   // Larger than any free block (just under the mmap threshold): it comes from the top of
   // the heap, where the next blocks come from.
   constexpr std::size_t kFromTheTop = std::size_t(31) << 20;
@@ -169,12 +183,9 @@ TEST_CASE("balloon_reports_free_pages: feature bit 5 of a bound balloon device",
 }
 
 TEST_CASE("advise_large_block: huge pages unless small ones were chosen, and then the opposite advice", "[memory]") {
-  constexpr std::size_t kHuge = std::size_t(2) << 20;
-  const std::size_t size = 6 * kHuge;
-  void* map = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  REQUIRE(map != MAP_FAILED);
-  const auto base = reinterpret_cast<std::uintptr_t>(map);
-  const std::uintptr_t first_huge = (base + kHuge - 1) & ~(kHuge - 1);
+  const TestMapping mapping(6);
+  REQUIRE(mapping.ok());
+  const std::uintptr_t first_huge = mapping.first_huge;
   const auto not_huge = [](std::uintptr_t at) { return vm_flags_at(at).find(" nh") != std::string::npos; };
   set_page_size(PageSize::huge);
   advise_large_block(reinterpret_cast<const void*>(first_huge), 2 * kHuge);
@@ -185,7 +196,6 @@ TEST_CASE("advise_large_block: huge pages unless small ones were chosen, and the
   CHECK_FALSE(advised(first_huge));
   CHECK(not_huge(first_huge + kHuge));
   set_page_size(PageSize::huge);
-  munmap(map, size);
 }
 
 TEST_CASE("small_pages_pay_off: where the host takes free pages back and a small page is cheap", "[memory]") {
