@@ -82,7 +82,8 @@ void prefault_heap_start(std::uintptr_t low) noexcept {
   const std::uintptr_t pages = (boundary - from) / kPage;
   if (faulted && pages >= kPagesTimed) {
     const auto ns = (end.tv_sec - start.tv_sec) * 1'000'000'000LL + (end.tv_nsec - start.tv_nsec);
-    small_page_ns.store(std::uint32_t(std::clamp<long long>(ns / (long long)pages, 1, UINT32_MAX)), std::memory_order_relaxed);
+    small_page_ns.store(std::uint32_t(std::clamp<long long>(ns / static_cast<long long>(pages), 1, UINT32_MAX)),
+                        std::memory_order_relaxed);
   }
   if (to > boundary) madvise(reinterpret_cast<void*>(boundary), to - boundary, MADV_POPULATE_WRITE);
 }

@@ -14,6 +14,7 @@
 
 #include "config/reader.hpp"
 #include "greslint/config.hpp"
+#include "huge_pages.hpp"
 #include "read_compare.hpp"
 
 using namespace greslint;
@@ -37,7 +38,8 @@ struct TempFile {
 };
 
 /// Reads `text` as `table`: from memory, or from a file, mapped as a run maps a large one
-/// (with a parse copy, as a run reads it, when `copy` is given: the copy's bytes go there).
+/// (with a parse copy, as a run in 2 MiB pages reads it, when `copy` is given: the copy's
+/// bytes go there).
 std::unique_ptr<Read> read_mapped(const std::string& text, KeyTable table, const TempFile* mapped, CoreBudget* cores,
                                   std::string_view* copy = nullptr) {
   auto r = std::make_unique<Read>();
@@ -46,6 +48,7 @@ std::unique_ptr<Read> read_mapped(const std::string& text, KeyTable table, const
     FileText file_text;
     std::string error;
     const std::string path = mapped->path.string();
+    if (copy) set_page_size(PageSize::huge);  // what this machine would choose (huge_pages.hpp) aside
     REQUIRE((copy ? read_file_to_parse(path, file_text, error) : read_file_bounded(path, file_text, error)));
     REQUIRE(file_text.is_mapped());
     REQUIRE(file_text.has_parse_copy() == bool(copy));
@@ -252,6 +255,27 @@ TEST_CASE("parse copies: read as the same text in memory, with nothing kept poin
     CHECK(first.head().value == "g100000");
     CHECK(r->sources.text(first.span) == "NodeName=g100000 Name=gpu Type=a100 File=/dev/nvidia0 Cores=0-7");
   }
+}
+
+TEST_CASE("small pages: a large file is parsed from its mapping, as the same text in memory", "[reader][mapped]") {
+  const std::string text = gres_file(8000);
+  const TempFile file(text);
+  const auto in_memory = read_mapped(text, KeyTable::gres_conf, nullptr, nullptr);
+  set_page_size(PageSize::small);
+  FileText file_text;
+  std::string error;
+  REQUIRE(read_file_to_parse(file.path.string(), file_text, error));
+  set_page_size(PageSize::huge);
+  REQUIRE(file_text.is_mapped());
+  CHECK_FALSE(file_text.has_parse_copy());  // a copy would cost a fault per page, as the mapping does
+  Read r;
+  const FileId id = r.sources.add(file.path.string(), std::move(file_text));
+  ReadOptions o;
+  o.table = KeyTable::gres_conf;
+  o.slurm_conf_dir = "/nonexistent-greslint-test";
+  r.file = parse_config_text(id, o, VersionProfile(kSlurm2405), r.sources, r.out);
+  require_same_mapped(*in_memory, r, true);
+  REQUIRE(text_of(r) == text);
 }
 
 TEST_CASE("parse copies: the mapping's pages are not read", "[reader][mapped]") {
