@@ -46,6 +46,19 @@ std::atomic<std::uint32_t> small_page_ns{0};
 /// Fewer pages than this before the boundary make too short a measure to go by.
 constexpr std::uintptr_t kPagesTimed = 16;
 
+/// Whether page_size() chose small pages (false while undecided).
+bool small_pages_chosen() noexcept {
+  return chosen_size.load(std::memory_order_acquire) == 1 + int(PageSize::small);
+}
+
+/// Gives `advice` to the whole 2 MiB pages inside [p, p + bytes).
+void advise_whole_huge_pages(const void* p, std::size_t bytes, int advice) noexcept {
+  const auto low = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t begin = (low + kHugePage - 1) & ~(kHugePage - 1);
+  const std::uintptr_t end = (low + bytes) & ~(kHugePage - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, advice);
+}
+
 constexpr const char* kBalloonDriver = "/sys/bus/virtio/drivers/virtio_balloon";
 
 PageSize decide_page_size() noexcept {
@@ -135,21 +148,14 @@ PageSize page_size() noexcept {
 void set_page_size(PageSize size) noexcept { chosen_size.store(1 + int(size), std::memory_order_release); }
 
 void advise_large_block(const void* p, std::size_t bytes) noexcept {
-  if (chosen_size.load(std::memory_order_acquire) != 1 + int(PageSize::small)) {
-    advise_huge_pages(p, bytes);
-    return;
-  }
-  const auto low = reinterpret_cast<std::uintptr_t>(p);
-  const std::uintptr_t begin = (low + kHugePage - 1) & ~(kHugePage - 1);
-  const std::uintptr_t end = (low + bytes) & ~(kHugePage - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_NOHUGEPAGE);
+  advise_whole_huge_pages(p, bytes, small_pages_chosen() ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
 }
 
 void fault_in_for_writing(void* p, std::size_t bytes) noexcept {
   // Measured on the Firecracker guest: 70 MB written one byte per 4 KiB page took 27-37 ms
   // faulted page by page, 22-25 ms in one MADV_POPULATE_WRITE per MiB; the clearing is the
   // same, the entries into the kernel are not.
-  if (bytes == 0 || chosen_size.load(std::memory_order_relaxed) != 1 + int(PageSize::small)) return;
+  if (bytes == 0 || !small_pages_chosen()) return;
   static const auto page = std::uintptr_t(::sysconf(_SC_PAGESIZE));
   const auto low = reinterpret_cast<std::uintptr_t>(p);
   const std::uintptr_t begin = low & ~(page - 1);
@@ -157,12 +163,7 @@ void fault_in_for_writing(void* p, std::size_t bytes) noexcept {
   madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);  // refused before Linux 5.14: faulted as written
 }
 
-void advise_huge_pages(const void* p, std::size_t bytes) noexcept {
-  const auto low = reinterpret_cast<std::uintptr_t>(p);
-  const std::uintptr_t begin = (low + kHugePage - 1) & ~(kHugePage - 1);
-  const std::uintptr_t end = (low + bytes) & ~(kHugePage - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
+void advise_huge_pages(const void* p, std::size_t bytes) noexcept { advise_whole_huge_pages(p, bytes, MADV_HUGEPAGE); }
 
 void advise_huge_heap() noexcept {
   // Blocks up to 32 MiB (glibc's ceiling for this setting) come from the heap rather than a
@@ -239,7 +240,7 @@ void skip_heap_head() noexcept {
 }
 
 void advise_heap_growth() noexcept {
-  if (chosen_size.load(std::memory_order_relaxed) == 1 + int(PageSize::small)) return;
+  if (small_pages_chosen()) return;
   std::uintptr_t from = advised_end.load(std::memory_order_relaxed);
   if (from == 0) return;
   const auto high = reinterpret_cast<std::uintptr_t>(sbrk(0));  // glibc's cached break: no system call

@@ -37,6 +37,15 @@ struct TempFile {
   ~TempFile() { std::filesystem::remove(path); }
 };
 
+/// Parses file `id` of r.sources as `table` into r.file.
+void parse_as(Read& r, FileId id, KeyTable table, CoreBudget* cores) {
+  ReadOptions o;
+  o.table = table;
+  o.slurm_conf_dir = "/nonexistent-greslint-test";
+  o.cores = cores;
+  r.file = parse_config_text(id, o, VersionProfile(kSlurm2405), r.sources, r.out);
+}
+
 /// Reads `text` as `table`: from memory, or from a file, mapped as a run maps a large one
 /// (with a parse copy, as a run in 2 MiB pages reads it, when `copy` is given: the copy's
 /// bytes go there).
@@ -57,11 +66,7 @@ std::unique_ptr<Read> read_mapped(const std::string& text, KeyTable table, const
   } else {
     id = r->sources.add("/nonexistent-greslint-test/gres.conf", std::string(text));
   }
-  ReadOptions o;
-  o.table = table;
-  o.slurm_conf_dir = "/nonexistent-greslint-test";
-  o.cores = cores;
-  r->file = parse_config_text(id, o, VersionProfile(kSlurm2405), r->sources, r->out);
+  parse_as(*r, id, table, cores);
   return r;
 }
 
@@ -269,11 +274,7 @@ TEST_CASE("small pages: a large file is parsed from its mapping, as the same tex
   REQUIRE(file_text.is_mapped());
   CHECK_FALSE(file_text.has_parse_copy());  // a copy would cost a fault per page, as the mapping does
   Read r;
-  const FileId id = r.sources.add(file.path.string(), std::move(file_text));
-  ReadOptions o;
-  o.table = KeyTable::gres_conf;
-  o.slurm_conf_dir = "/nonexistent-greslint-test";
-  r.file = parse_config_text(id, o, VersionProfile(kSlurm2405), r.sources, r.out);
+  parse_as(r, r.sources.add(file.path.string(), std::move(file_text)), KeyTable::gres_conf, nullptr);
   require_same_mapped(*in_memory, r, true);
   REQUIRE(text_of(r) == text);
 }
