@@ -126,7 +126,7 @@ void read_bench(benchmark::State& state, const std::string& dir, const char* fil
     opts.table = table;
     opts.slurm_conf_dir = dir;
     ConfigFile f = read_config_file(dir + "/" + file, opts, kProfile, sources, reporter);
-    benchmark::DoNotOptimize(f.directives.data());
+    benchmark::DoNotOptimize(f);
     if (!reporter.diagnostics().empty()) state.SkipWithError("the generated cluster has findings");
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));

@@ -163,6 +163,16 @@ void fault_in_for_writing(void* p, std::size_t bytes) noexcept {
   madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);  // refused before Linux 5.14: faulted as written
 }
 
+void release_unused(void* p, std::size_t bytes) noexcept {
+  static const auto page = std::uintptr_t(::sysconf(_SC_PAGESIZE));
+  const auto low = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t begin = (low + page - 1) & ~(page - 1);
+  const std::uintptr_t end = (low + bytes) & ~(page - 1);
+  // Best effort: a failure leaves the pages resident, nothing else. A huge page that is cut
+  // is split, and its pages past `begin` are freed.
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
 void advise_huge_pages(const void* p, std::size_t bytes) noexcept { advise_whole_huge_pages(p, bytes, MADV_HUGEPAGE); }
 
 void advise_huge_heap() noexcept {

@@ -36,6 +36,11 @@ void advise_large_block(const void* p, std::size_t bytes) noexcept;
 /// few already, or before the choice.
 void fault_in_for_writing(void* p, std::size_t bytes) noexcept;
 
+/// Gives the whole 4 KiB pages inside [p, p + bytes) back to the kernel: room of a block that
+/// will not be filled after all, which fault_in_for_writing or a huge page made resident.
+/// The bytes read as zeros if touched again.
+void release_unused(void* p, std::size_t bytes) noexcept;
+
 /// Asks the kernel to back the whole 2 MiB pages inside [p, p + bytes) with transparent huge
 /// pages. Only worth it for a buffer of many megabytes that is about to be filled; a no-op
 /// where THP is off.

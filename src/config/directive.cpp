@@ -133,7 +133,8 @@ void ConfigFile::shift_files(std::uint16_t by, CoreBudget* cores) {
   constexpr std::size_t kDirectivesForTwoParts = 4096;
   shift_files_but_directives(by);
   in_two_parts(cores, directives.size(), kDirectivesForTwoParts, [this, by](std::size_t begin, std::size_t end, int) {
-    for (std::size_t i = begin; i < end; ++i) directives[i].shift_file(by);
+    auto d = directives.iterator_at(begin);
+    for (std::size_t i = begin; i < end; ++i, ++d) d->shift_file(by);
   });
 }
 

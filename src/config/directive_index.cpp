@@ -7,7 +7,7 @@
 
 namespace greslint {
 
-DirectiveIndex::DirectiveIndex(const std::vector<Directive>& directives) {
+DirectiveIndex::DirectiveIndex(const DirectiveList& directives) {
   for (const Directive& d : directives) {
     if (d.kind == Directive::Kind::setting) {
       settings_.push_back(&d);

@@ -15,17 +15,17 @@ namespace {
 /// Lines tried past the middle for one that starts where the line before has no backslash.
 constexpr int kSplitTries = 64;
 
-/// Where the later lines start: the first physical line at or past the middle of what is
-/// left of `text` from `pos` (a line start) whose line before holds no backslash, so that no
+/// Where the later lines start: the first physical line at or past the middle of `text`
+/// from `pos` (a line start) to `limit` whose line before holds no backslash, so that no
 /// continuation runs into it and it starts a logical line however the lines before it are
-/// read; 0 when none is near.
-std::uint32_t split_point(std::string_view text, std::uint32_t pos) {
-  const std::size_t middle = pos + (text.size() - pos) / 2;
+/// read; 0 when none is near, before `limit`.
+std::uint32_t split_point(std::string_view text, std::uint32_t pos, std::uint32_t limit) {
+  const std::size_t middle = pos + (limit - pos) / 2;
   std::size_t previous = text.rfind('\n', middle);
   previous = previous == std::string_view::npos || previous < pos ? pos : previous + 1;
   for (int tries = 0; tries < kSplitTries; ++tries) {
     const std::size_t newline = text.find('\n', previous);
-    if (newline == std::string_view::npos || newline + 1 >= text.size()) return 0;
+    if (newline == std::string_view::npos || newline + 1 >= limit) return 0;
     if (text.substr(previous, newline - previous).find('\\') == std::string_view::npos)
       return std::uint32_t(newline + 1);
     previous = newline + 1;
@@ -35,19 +35,19 @@ std::uint32_t split_point(std::string_view text, std::uint32_t pos) {
 
 }  // namespace
 
-/// Starts reading the later half of what is left of `text` from `pos` (line `line_no`) on a
-/// thread and a core of its own, or returns null: too little left, no free core, no place to
-/// split it, or no thread to be had.
+/// Starts reading the later half of `text` from `pos` (line `line_no`) to `limit` on a
+/// thread and a core of its own, or returns null: too little to read, no free core, no place
+/// to split it, or no thread to be had.
 std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_view text, std::uint32_t pos,
-                                                     std::uint32_t line_no) {
+                                                     std::uint32_t limit, std::uint32_t line_no) {
   CoreBudget* const cores = kSplitEveryFile ? nullptr : options_.cores;
-  if (!kSplitEveryFile && (!cores || text.size() - pos < std::max<std::size_t>(options_.later_lines_from_bytes, 2)))
+  if (!kSplitEveryFile && (!cores || limit - pos < std::max<std::size_t>(options_.later_lines_from_bytes, 2)))
     return nullptr;
-  const std::uint32_t begin = split_point(text, pos);
+  const std::uint32_t begin = split_point(text, pos, limit);
   if (begin == 0 || (cores && !cores->try_take())) return nullptr;
   auto later = std::make_unique<LaterLines>();
-  later->part.directives.swap(spare_later_directives_);
   later->begin = begin;
+  later->limit = limit;
   later->text = text;
   later->from = pos;
   later->from_line = line_no;
@@ -76,7 +76,8 @@ std::unique_ptr<LaterLines> Reader::read_later_lines(FileId file, std::string_vi
   return later;
 }
 
-/// The thread's work: records from later.begin on, until a line needs the reader's state.
+/// The thread's work: records from later.begin to later.limit, until a line needs the
+/// reader's state or the reader arrives (LaterLines::unwanted).
 /// Touches nothing the reader reads or writes meanwhile: `text` is the file's, held by the
 /// SourceManager for the whole run, and everything it makes is later's. Its lines are
 /// numbered from later.begin as line 1. Performance: counting the lines before it first was
@@ -88,11 +89,11 @@ void Reader::read_alone(FileId file, std::string_view text, LaterLines& later) {
   std::uint32_t pos = later.begin;
   std::uint32_t line_no = 1;
   ConfigFile& part = later.part;
-  make_room(part, (text.size() - pos) / 24 + 1);  // as parse() reserves, advised for huge pages
+  make_room(part, (later.limit - pos) / 24 + 1);  // as parse() reserves, advised for huge pages
   LogicalLine line;
   std::uint32_t lines_seen = 0;
   std::uint32_t released = later.begin;
-  while (pos < text.size() && !later.unwanted.load(std::memory_order_relaxed)) {
+  while (pos < later.limit && !later.unwanted.load(std::memory_order_relaxed)) {
     if (++lines_seen % kLinesPerLook == 0) advise_heap_growth();
     if (later.release_pages) release_read(text, released, pos);
     const std::uint32_t at = pos;
@@ -115,43 +116,42 @@ void Reader::read_alone(FileId file, std::string_view text, LaterLines& later) {
 
 /// At later.begin: what the thread read takes the place of reading it here, and the reader
 /// goes on where the thread stopped. Everything lands in the order a read in one piece
-/// gives: directives, comments, findings (under the same per-rule limits), `failed`.
+/// gives: directives, comments, findings (under the same per-rule limits), `failed`. The
+/// directives join the file's as the thread left them (DirectiveList::append), and their
+/// line numbers are made the file's on a free core while the reader goes on.
 void Reader::take_later_lines(LaterLines& later, ConfigFile& result, std::uint32_t& pos, std::uint32_t& line_no) {
-  later.done.get();  // an exception of the thread (no memory) is this reader's
-  settle_moving();   // an earlier half's, before this one's
+  // Still reading: it stops at its next line, and the reader reads on from there.
+  later.unwanted.store(true, std::memory_order_relaxed);
+  later.done.get();    // an exception of the thread (no memory) is this reader's
+  settle_numbering();  // an earlier half's, before this one's
   // Past greslint's limit of directives the reader reads on to say where it stopped.
   if (pos != later.begin || result.directives.size() + later.part.directives.size() > kMaxDirectives) return;
   // The thread's line 1 is this reader's line_no.
   const std::uint32_t lines_before = line_no - 1;
-  directives_after_move_ = result.directives.size() + later.part.directives.size();
-  auto part = std::make_shared<std::vector<Directive>>(std::move(later.part.directives));
-  auto move = [&result, part, lines_before] {
-    make_room(result, part->size());
-    fault_in_for_writing(result.directives.data() + result.directives.size(), part->size() * sizeof(Directive));
-    for (Directive& d : *part) {
-      d.line += lines_before;
-      result.directives.push_back(std::move(d));
-    }
-    part->clear();  // moved from: their memory serves the next file's later half
+  std::vector<std::pair<Directive*, std::size_t>> runs;
+  later.part.directives.for_each_run_from(0, [&runs](Directive* d, std::size_t n) { runs.emplace_back(d, n); });
+  if (!later.part.directives.empty()) close_block(result);
+  result.directives.append(std::move(later.part.directives));
+  // Nothing but this reads or writes those directives until settle_numbering: the reader
+  // adds only directives after them.
+  auto number = [runs = std::move(runs), lines_before] {
+    for (const auto& [first, count] : runs)
+      for (std::size_t i = 0; i < count; ++i) first[i].line += lines_before;
   };
   CoreBudget* const cores = kSplitEveryFile ? nullptr : options_.cores;
-  bool moved_elsewhere = false;
+  bool numbered_elsewhere = false;
   if (kSplitEveryFile || (cores && cores->try_take())) {
     try {
-      moving_ = start_task(cores, [cores, move] {
+      numbering_ = start_task(cores, [cores, number] {
         const CoreBudget::Held core(cores, std::adopt_lock);
-        move();
+        number();
       });
-      moving_part_ = part;
-      moved_elsewhere = true;
+      numbered_elsewhere = true;
     } catch (const std::system_error&) {
       if (cores) cores->give();
     }
   }
-  if (!moved_elsewhere) {
-    move();
-    spare_later_directives_ = std::move(*part);
-  }
+  if (!numbered_elsewhere) number();
   result.comments.reserve(result.comments.size() + later.part.comments.size());
   for (Comment& c : later.part.comments) {
     c.line += lines_before;
@@ -164,11 +164,8 @@ void Reader::take_later_lines(LaterLines& later, ConfigFile& result, std::uint32
   line_no = later.end_line + lines_before;
 }
 
-void Reader::settle_moving() {
-  if (!moving_.valid()) return;
-  moving_.get();  // an exception of the move (no memory) is this reader's
-  spare_later_directives_ = std::move(*moving_part_);
-  moving_part_.reset();
+void Reader::settle_numbering() {
+  if (numbering_.valid()) numbering_.get();  // an exception of the task is this reader's
 }
 
 std::uint32_t Reader::line_number(const LogicalLine& l) {

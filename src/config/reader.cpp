@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <iterator>
 #include <fmt/format.h>
 #include <unordered_map>
 
@@ -33,7 +32,7 @@ void release_read(std::string_view text, std::uint32_t& released, std::uint32_t 
 
 void Reader::parse(FileId file, ConfigFile& result, int depth) {
   parse_included(file, result, depth);
-  settle_moving();
+  settle_numbering();
 }
 
 void Reader::parse_included(FileId file, ConfigFile& result, int depth) {
@@ -62,23 +61,11 @@ void Reader::parse_included(FileId file, ConfigFile& result, int depth) {
 }
 
 void Reader::parse_lines(FileId file, std::string_view text, ConfigFile& result, int depth) {
-  settle_moving();
   // Room for a directive per line of this file (see make_room), from an estimate, not a
-  // count: counting the lines was a pass over the file of its own. Lines of 24 bytes and more
-  // (a per-node line is ~80) fit without a move; a file of shorter lines grows as it is read.
-  // An included file whose estimate does not fit, when the directives so far are too many to
-  // move for a guess, gets what it needs once it has filled the room the files before left
-  // (usually it does not): the lines left are counted then. Growing on the estimate, a
-  // gres.conf that includes one per-node file per GPU type moved 80,000 directives (11 MB) to
-  // a fourfold vector at its second Include, while the node table was being built on the other
-  // thread (ReadAhead): 6-8 MB more at the peak of a 100,000-node run. Counting every such
-  // file first was a pass over each: on a gres.conf written one line per GPU, 32 MB of the
-  // 53 MB it includes, a twentieth of its reading.
-  const std::size_t estimate = text.size() / 24 + 1;
-  const std::size_t held = result.directives.size();
-  const bool count_when_full =
-      held + estimate > result.directives.capacity() && held * sizeof(Directive) * 4 > text.size();
-  if (!count_when_full) make_room(result, estimate);
+  // count: counting the lines was a pass over the file of its own, on a gres.conf written one
+  // line per GPU a twentieth of its reading. Lines of 24 bytes and more (a per-node line is
+  // ~80) fit; a file of shorter lines gets another block when it has filled this room.
+  make_room(result, text.size() / 24 + 1);
   // A file large enough to have its later lines read on another core: the thread the budget
   // keeps for such work is started now (CoreBudget::run_on_helper), not when the first core
   // frees up.
@@ -86,7 +73,14 @@ void Reader::parse_lines(FileId file, std::string_view text, ConfigFile& result,
     options_.cores->start_helper();
   std::uint32_t pos = 0;
   std::uint32_t line_no = 1;
-  std::unique_ptr<LaterLines> later;
+  // The lines read on other cores meanwhile, the nearest last; each one stops at the latest
+  // where the one before it in this vector begins. A core that frees up while lines before
+  // the nearest are left takes the later half of those (read_later_lines), and the reader
+  // that arrives where lines still being read begin takes what was read so far: the two
+  // cores finish a file together, whichever reads faster. Performance: with one split per
+  // file, one core waited for the other up to 30 ms of a 100,000-node gres.conf written one
+  // line per GPU (its four files took 5-60 ms of such waits in all, from run to run).
+  std::vector<std::unique_ptr<LaterLines>> laters;
   std::uint32_t lines_read = 0;
   std::uint32_t lines_seen = 0;
   LogicalLine line;
@@ -94,16 +88,20 @@ void Reader::parse_lines(FileId file, std::string_view text, ConfigFile& result,
   while (pos < text.size() && !stopped_) {
     if (++lines_seen % kLinesPerLook == 0) advise_heap_growth();
     if (release_pages_) release_read(text, released, pos);
-    if (later && pos >= later->begin) {
-      take_later_lines(*later, result, pos, line_no);
-      later.reset();
-      if (pos < text.size()) settle_moving();  // lines of this file follow
+    if (!laters.empty() && pos >= laters.back()->begin) {
+      take_later_lines(*laters.back(), result, pos, line_no);
+      laters.pop_back();
+      lines_read = 0;  // the core that read them is free: the lines left may go to it
       continue;
     }
-    if (!later && (kSplitEveryFile || lines_read++ % kLinesPerLook == 0)) later = read_later_lines(file, text, pos, line_no);
+    // Splitting every file, two at a time: enough to take one inside another's lines.
+    if (kSplitEveryFile ? laters.size() < 2 : lines_read++ % kLinesPerLook == 0) {
+      const std::uint32_t limit = laters.empty() ? std::uint32_t(text.size()) : laters.back()->begin;
+      if (auto later = read_later_lines(file, text, pos, limit, line_no)) laters.push_back(std::move(later));
+    }
     next_logical_line(file, text, pos, line_no, result.comments, line);
     if (line.text.empty()) continue;
-    if (directive_count(result) >= kMaxDirectives) {
+    if (result.directives.size() >= kMaxDirectives) {
       stopped_ = true;
       out_.report(rules::GRS008, span_of(file, line, 0, line.text.size()),
                   fmt::format("greslint stops reading here: the file already holds {} settings and records, "
@@ -114,44 +112,48 @@ void Reader::parse_lines(FileId file, std::string_view text, ConfigFile& result,
       result.truncated = true;
       break;
     }
-    if (count_when_full && result.directives.size() == result.directives.capacity())
-      make_room(result, count_newlines(text.substr(pos)) + 2);  // the lines left and this one
     handle_line(file, line, result, depth);
   }
   if (release_pages_) release_read(text, released, pos, 0);
 }
 
-/// Performance: room for `more` directives, so that a file of a million settings is not moved
-/// to a bigger vector twenty times (a third of its run). Pages that stay unused are reserved
-/// address space, never touched, never resident. An Include counts too: a slurm.conf that
-/// includes a 100,000-line nodes.conf had only its own 20 lines reserved, and the doublings
-/// held the old and the new vector at once, the run's peak of memory. Grown fourfold, never
-/// past greslint's limit (the reader stops there): a gres.conf that includes one file per GPU
-/// type moved every directive read so far at each of them (a fifth of a per-node run). Past
-/// 32 MiB the vector is a mapping of its own, outside the heap advise_huge_heap set up: it is
-/// advised before the directives move in, and 200,000 per-node gres.conf lines fill it in a
-/// few dozen page faults instead of 7,000.
+/// Room for `more` directives after the last: in the last block when it has it, else in a
+/// new one (DirectiveList: nothing moves), never past greslint's limit (the reader stops
+/// there). Performance: a file of a million settings, or one that includes 100,000 node
+/// lines, grew a single vector twenty times, moving every directive at each step, and held
+/// the old and the new one at once. A block is at least as large as the list before it, so
+/// that blocks stay few when a file's lines are shorter than its estimate. Pages that stay
+/// unused are reserved address space, never touched, never resident. Past 32 MiB a block is
+/// a mapping of its own, outside the heap advise_huge_heap set up: it is advised before the
+/// directives move in, and 200,000 per-node gres.conf lines fill it in a few dozen page
+/// faults instead of 7,000.
 void Reader::make_room(ConfigFile& result, std::size_t more) {
-  const std::size_t wanted = std::min(result.directives.size() + more, kMaxDirectives);
-  if (wanted <= result.directives.capacity()) return;
-  std::vector<Directive> bigger;
-  bigger.reserve(std::max(wanted, std::min(result.directives.capacity() * 4, kMaxDirectives)));
-  advise_large_block(bigger.data(), bigger.capacity() * sizeof(Directive));
-  fault_in_for_writing(bigger.data(), result.directives.size() * sizeof(Directive));
-  std::move(result.directives.begin(), result.directives.end(), std::back_inserter(bigger));
-  result.directives.swap(bigger);
+  DirectiveList& kept = result.directives;
+  if (kept.room().second >= more) return;
+  close_block(result);
+  std::vector<Directive>& block = kept.add_block(std::min(std::max(more, kept.size()), kMaxDirectives));
+  advise_large_block(block.data(), block.capacity() * sizeof(Directive));
+}
+
+void Reader::close_block(ConfigFile& result) {
+  const auto [next, left] = result.directives.room();
+  release_unused(next, left * sizeof(Directive));
 }
 
 void Reader::add_directive(ConfigFile& result, Directive&& d) {
   d.seal_keys();
-  std::vector<Directive>& kept = result.directives;
-  if (kept.size() == kept.capacity()) make_room(result, 1);
+  if (result.directives.room().second == 0) make_room(result, 1);
   // The room of the next directives, faulted in ahead where pages are small (a per-GPU
-  // gres.conf writes 70 MB of directives).
-  if (kept.size() % kDirectivesFaultedAhead == 0)
-    fault_in_for_writing(kept.data() + kept.size(),
-                         std::min(kept.capacity() - kept.size(), kDirectivesFaultedAhead) * sizeof(Directive));
-  kept.push_back(std::move(d));
+  // gres.conf writes 70 MB of directives): at a block's start, and every so many after.
+  const auto [next, left] = result.directives.room();
+  const auto at = reinterpret_cast<std::uintptr_t>(next);
+  if (at < faulted_from_ || at >= faulted_to_) {
+    const std::size_t bytes = std::min(left, kDirectivesFaultedAhead) * sizeof(Directive);
+    fault_in_for_writing(next, bytes);
+    faulted_from_ = at;
+    faulted_to_ = at + bytes;
+  }
+  result.directives.push_back(std::move(d));
 }
 
 bool Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int depth) {
@@ -161,7 +163,6 @@ bool Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
     handle_include(file, l, result, depth);
     return true;
   }
-  settle_moving();
   auto m = match_key_value(s, 0);
   if (!m) {
     if (only_space(s)) return true;

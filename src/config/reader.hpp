@@ -63,7 +63,7 @@ inline constexpr bool kSplitEveryFile = false;
 /// How often (in lines) the reader looks for a free core: one may free up while it reads.
 inline constexpr std::uint32_t kLinesPerLook = 1024;
 /// How many directives' room add_directive faults in at a time (fault_in_for_writing): ~0.7 MB.
-inline constexpr std::size_t kDirectivesFaultedAhead = 8192;
+inline constexpr std::size_t kDirectivesFaultedAhead = 2048;
 
 /// How much of a mapped file the readers pass before they let its pages go (release_read).
 inline constexpr std::uint32_t kReleaseStep = std::uint32_t(1) << 20;
@@ -103,6 +103,8 @@ struct ParseCopyViews {
 /// continuation, kept in the SourceManager) stops it, and the reader goes on from there.
 struct LaterLines {
   std::uint32_t begin = 0;     ///< a line start; the physical line before it has no backslash
+  /// Where it stops at the latest: the end of the file, or where the next LaterLines begins.
+  std::uint32_t limit = 0;
   /// The file's text, and a line start before `begin` with its number: what
   /// Reader::line_number counts from when a finding names a line.
   std::string_view text;
@@ -154,8 +156,8 @@ class Reader {
   void parse(FileId file, ConfigFile& result, int depth);
 
  private:
-  /// parse() of an included file: its later directives may still be moving into `result`
-  /// when it returns (settle_moving).
+  /// parse() of an included file: its later directives' line numbers may still be being
+  /// made when it returns (settle_numbering).
   void parse_included(FileId file, ConfigFile& result, int depth);
   Span span_of(FileId file, const LogicalLine& l, std::size_t b, std::size_t e) const {
     return Span{file, l.offsets[b], e > b ? l.offsets[e - 1] + 1 : l.offsets[b]};
@@ -167,8 +169,13 @@ class Reader {
   bool handle_line(FileId file, LogicalLine& l, ConfigFile& result, int depth);
   /// Makes room for `more` directives in `result` (see reader.cpp for how it grows).
   static void make_room(ConfigFile& result, std::size_t more);
+  /// Gives back the memory of the room left in `result`'s last block (release_unused), before
+  /// directives go to a block after it: the pages add_directive faulted in ahead, or the
+  /// rest of a 2 MiB page. Memory: a per-GPU gres.conf leaves a block at each of its later
+  /// halves, and in 2 MiB pages they held 14 MB more at the run's peak (131 MB).
+  static void close_block(ConfigFile& result);
   /// Appends `d`, growing the directives as make_room does when they are full.
-  static void add_directive(ConfigFile& result, Directive&& d);
+  void add_directive(ConfigFile& result, Directive&& d);
   /// Parses file `file` (its lines at `text`) into `result`: parse() without the setting up
   /// and giving back of the file's parse copy around it.
   void parse_lines(FileId file, std::string_view text, ConfigFile& result, int depth);
@@ -217,27 +224,15 @@ class Reader {
 
   // A large file's later lines, read on a second thread (later_lines.cpp).
   std::unique_ptr<LaterLines> read_later_lines(FileId file, std::string_view text, std::uint32_t pos,
-                                               std::uint32_t line_no);
+                                               std::uint32_t limit, std::uint32_t line_no);
   void read_alone(FileId file, std::string_view text, LaterLines& later);
   void take_later_lines(LaterLines& later, ConfigFile& result, std::uint32_t& pos, std::uint32_t& line_no);
-  /// The memory of the last later half's directives, emptied once they were taken, for the
-  /// next file's later half. Memory: a gres.conf that includes one file per GPU type had each
-  /// file's later half fill a vector of its own, freed after, and the heap kept what they left.
-  std::vector<Directive> spare_later_directives_;
-  /// A later half's directives moving into the file's on another core (take_later_lines),
-  /// while this thread goes on with what does not touch the file's directives: returning
-  /// from the included file, and reading the next Include's bytes. Performance: on a
-  /// gres.conf that includes one file per GPU type, each move (1-2.3 ms) was followed by the
-  /// next file's copy (1.7-3.1 ms) on the same thread, the other core idle through both.
-  Task<void> moving_;
-  std::shared_ptr<std::vector<Directive>> moving_part_;
-  std::size_t directives_after_move_ = 0;
-  /// Waits for the move, if any: before anything reads or adds to the file's directives.
-  void settle_moving();
-  /// How many directives `result` holds, counting those still moving.
-  std::size_t directive_count(const ConfigFile& result) const {
-    return moving_.valid() ? directives_after_move_ : result.directives.size();
-  }
+  /// A later half's line numbers being made the file's on another core (take_later_lines),
+  /// while this thread reads on.
+  Task<void> numbering_;
+  /// Waits for the numbering, if any: before the file's directives are handed on, and
+  /// before another later half is taken.
+  void settle_numbering();
 
   // What the reader itself reports (reader_findings.cpp).
   static std::string help_for_value(const KeySpec& spec);
@@ -286,6 +281,8 @@ class Reader {
   bool copy_heads_ = false;
   bool release_pages_ = false;
   ParseCopyViews to_mapping_;
+  /// The memory add_directive faulted in last (fault_in_for_writing), as addresses.
+  std::uintptr_t faulted_from_ = 0, faulted_to_ = 0;
   /// copy_text's block: its bytes, how many are used, and the last head copied.
   static constexpr std::size_t kCopyBlock = std::size_t(64) << 10;
   std::string_view copies_;

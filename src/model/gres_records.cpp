@@ -153,14 +153,16 @@ struct Part {
 /// `shifting`, when not null, is `gres`'s directives, each moved `by` file ids on before it
 /// is read (ReadAhead::Then).
 void gather_part(const ConfigFile& gres, std::size_t begin, std::size_t end, const VersionProfile& profile,
-                 Part& part, Reporter& out, std::vector<Directive>* shifting, std::uint16_t by) {
+                 Part& part, Reporter& out, DirectiveList* shifting, std::uint16_t by) {
   Findings findings(out);
   // The host the NodeName= line before named alone, if it did (GresLine::same_host_as_previous).
   std::string_view previous_host;
   bool previous_single = false;  ///< previous_host is one name written plainly (is_single_host)
-  for (std::size_t i = begin; i < end; ++i) {
-    if (shifting) (*shifting)[i].shift_file(by);
-    const Directive& d = gres.directives[i];
+  auto at = gres.directives.iterator_at(begin);
+  auto moving = shifting ? shifting->iterator_at(begin) : DirectiveList::iterator();
+  for (std::size_t i = begin; i < end; ++i, ++at) {
+    if (shifting) (moving++)->shift_file(by);
+    const Directive& d = *at;
     if (d.kind != Directive::Kind::record) {
       if (d.head_spec()->name == "AutoDetect") part.autodetect = &d;
       continue;
@@ -223,7 +225,7 @@ void append_part(Part& into, Part& later) {
 }
 
 GresRecords gather(const ConfigFile& gres, const VersionProfile& profile, const SourceManager& sources, Reporter& out,
-                   CoreBudget* cores, std::vector<Directive>* shifting, std::uint16_t by) {
+                   CoreBudget* cores, DirectiveList* shifting, std::uint16_t by) {
   // Below this many directives a second thread costs about what it saves.
   constexpr std::size_t kDirectivesForTwoParts = 4096;
   Part first(sources);

@@ -147,7 +147,7 @@ TEST_CASE("gres records: two halves gathered at once give what one pass gives", 
   const auto one_pass = gather_with(nullptr);
   const auto halves = gather_with(&two);
   REQUIRE(two.taken() == 1);  // it was split
-  const std::vector<Directive>& directives = halves->file.directives;
+  const DirectiveList& directives = halves->file.directives;
   const std::size_t middle = directives.size() / 2;
   REQUIRE(directives[middle - 1].head_value() == directives[middle].head_value());  // inside a run
   const model::GresRecords& a = one_pass->records;
