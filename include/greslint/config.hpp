@@ -2,6 +2,7 @@
 // Syntax tree of Slurm's Key=Value files, read with Slurm's own lexical rules.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -296,12 +297,21 @@ class DirectiveList {
   const_iterator iterator_at(std::size_t i) const noexcept;
 
   /// Appends `d` to the last block, or to a new one twice the size of the list when it is full.
-  void push_back(Directive&& d);
+  void push_back(Directive&& d) {
+    if (blocks_.empty() || blocks_.back().size() == blocks_.back().capacity())
+      add_block(std::max<std::size_t>(size_, 16));
+    blocks_.back().push_back(std::move(d));
+    ++size_;
+  }
 
   // The reader's: how directives are laid out as a file is read.
   /// The room left in the last block: where the next directive goes (raw memory), and how
   /// many fit there.
-  std::pair<void*, std::size_t> room() noexcept;
+  std::pair<void*, std::size_t> room() noexcept {
+    if (blocks_.empty()) return {nullptr, 0};
+    std::vector<Directive>& last = blocks_.back();
+    return {last.data() + last.size(), last.capacity() - last.size()};
+  }
   /// Room for `capacity` directives in a new last block (the last one itself when it holds
   /// none); the block, whose memory the caller may advise.
   std::vector<Directive>& add_block(std::size_t capacity);

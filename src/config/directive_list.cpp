@@ -41,12 +41,6 @@ DirectiveList::const_iterator DirectiveList::iterator_at(std::size_t i) const no
   return const_iterator(&blocks_, b, i - starts_[b]);
 }
 
-std::pair<void*, std::size_t> DirectiveList::room() noexcept {
-  if (blocks_.empty()) return {nullptr, 0};
-  std::vector<Directive>& last = blocks_.back();
-  return {last.data() + last.size(), last.capacity() - last.size()};
-}
-
 std::vector<Directive>& DirectiveList::add_block(std::size_t capacity) {
   if (blocks_.empty() || !blocks_.back().empty()) {
     blocks_.emplace_back();
@@ -56,13 +50,6 @@ std::vector<Directive>& DirectiveList::add_block(std::size_t capacity) {
   // Empty, so nothing moves: the room is reserved address space until written.
   block.reserve(capacity);
   return block;
-}
-
-void DirectiveList::push_back(Directive&& d) {
-  if (blocks_.empty() || blocks_.back().size() == blocks_.back().capacity())
-    add_block(std::max<std::size_t>(size_, 16));
-  blocks_.back().push_back(std::move(d));
-  ++size_;
 }
 
 void DirectiveList::append(DirectiveList&& later) {
