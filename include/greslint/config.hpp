@@ -222,7 +222,6 @@ class DirectiveList {
  public:
   template <bool Const>
   class Iterator {
-    using Block = std::conditional_t<Const, const std::vector<Directive>, std::vector<Directive>>;
     using Blocks = std::conditional_t<Const, const std::vector<std::vector<Directive>>,
                                       std::vector<std::vector<Directive>>>;
 
@@ -234,10 +233,14 @@ class DirectiveList {
     using reference = std::conditional_t<Const, const Directive&, Directive&>;
 
     Iterator() = default;
-    /// The directive at `offset` of block `block` of `blocks`, or the end (block past the last).
+    /// The directive at `offset` of block `block` of `blocks`, or the first after it (the end
+    /// when there is none).
     Iterator(Blocks* blocks, std::size_t block, std::size_t offset) : blocks_(blocks), block_(block) {
-      if (block_ < blocks_->size()) at_ = (*blocks_)[block_].data() + offset;
-      settle();
+      for (; block_ < blocks_->size(); ++block_, offset = 0)
+        if (offset < (*blocks_)[block_].size()) {
+          at_ = (*blocks_)[block_].data() + offset;
+          return;
+        }
     }
     /// A list's iterator as a read-only one.
     template <bool C = Const, typename = std::enable_if_t<C>>
@@ -247,8 +250,7 @@ class DirectiveList {
     reference operator*() const noexcept { return *at_; }
     pointer operator->() const noexcept { return at_; }
     Iterator& operator++() noexcept {
-      ++at_;
-      settle();
+      if (++at_ == (*blocks_)[block_].data() + (*blocks_)[block_].size()) *this = Iterator(blocks_, block_ + 1, 0);
       return *this;
     }
     Iterator operator++(int) noexcept {
@@ -261,17 +263,6 @@ class DirectiveList {
 
    private:
     friend class Iterator<!Const>;
-    /// Past a block's last directive, on to the next block's first (null at the end).
-    void settle() noexcept {
-      while (block_ < blocks_->size() && at_ == (*blocks_)[block_].data() + (*blocks_)[block_].size()) {
-        if (++block_ == blocks_->size()) {
-          at_ = nullptr;
-          return;
-        }
-        at_ = (*blocks_)[block_].data();
-      }
-      if (block_ >= blocks_->size()) at_ = nullptr;
-    }
     Blocks* blocks_ = nullptr;
     std::size_t block_ = 0;
     pointer at_ = nullptr;
@@ -308,7 +299,7 @@ class DirectiveList {
   /// The room left in the last block: where the next directive goes (raw memory), and how
   /// many fit there.
   std::pair<void*, std::size_t> room() noexcept {
-    if (blocks_.empty()) return {nullptr, 0};
+    if (blocks_.empty() || blocks_.back().size() == blocks_.back().capacity()) return {nullptr, 0};
     std::vector<Directive>& last = blocks_.back();
     return {last.data() + last.size(), last.capacity() - last.size()};
   }
