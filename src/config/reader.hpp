@@ -62,7 +62,9 @@ inline constexpr bool kSplitEveryFile = false;
 #endif
 /// How often (in lines) the reader looks for a free core: one may free up while it reads.
 inline constexpr std::uint32_t kLinesPerLook = 1024;
-/// How many directives' room add_directive faults in at a time (fault_in_for_writing): ~0.7 MB.
+/// How many directives' room add_directive faults in at a time (fault_in_for_writing): ~180 KB.
+/// A block left with room has at most this much faulted in for nothing (close_block gives
+/// it back, but the faults are paid).
 inline constexpr std::size_t kDirectivesFaultedAhead = 2048;
 
 /// How much of a mapped file the readers pass before they let its pages go (release_read).
