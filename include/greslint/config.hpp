@@ -397,6 +397,10 @@ struct ReadOptions {
   /// How much of a file must be left to read for its later half to go to a free core. Below
   /// 512 KiB the thread's start costs about what it saves; tests and the fuzzer go lower.
   std::size_t later_lines_from_bytes = std::size_t(512) << 10;
+  /// The reader that reaches lines a free core is still reading stops that core there and
+  /// reads the rest itself. Off, it waits for them all: tests that count what each core did
+  /// turn it off, since a core the scheduler starts late has read nothing by then.
+  bool stop_later_lines_on_arrival = true;
 };
 
 /// `path` with the longest matching prefix of `map` replaced (whole path components only);

@@ -121,7 +121,7 @@ void Reader::read_alone(FileId file, std::string_view text, LaterLines& later) {
 /// line numbers are made the file's on a free core while the reader goes on.
 void Reader::take_later_lines(LaterLines& later, ConfigFile& result, std::uint32_t& pos, std::uint32_t& line_no) {
   // Still reading: it stops at its next line, and the reader reads on from there.
-  later.unwanted.store(true, std::memory_order_relaxed);
+  if (options_.stop_later_lines_on_arrival) later.unwanted.store(true, std::memory_order_relaxed);
   later.done.get();    // an exception of the thread (no memory) is this reader's
   settle_numbering();  // an earlier half's, before this one's
   // Past greslint's limit of directives the reader reads on to say where it stopped.
