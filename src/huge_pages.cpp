@@ -182,25 +182,29 @@ void advise_huge_heap() noexcept {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   mallopt(M_TOP_PAD, int(kHeapReserve));
-  // One arena: the thread that reads gres.conf ahead (model/read_ahead.hpp) allocates in the
-  // advised heap too. With an arena of its own (a 64 MiB mapping in 4 KiB pages, kept after
-  // the thread ends) both-node at 100,000 nodes peaked at 134 MB instead of 122 MB, no faster;
-  // that thread allocates little per line, so the shared lock is not contended.
-  mallopt(M_ARENA_MAX, 1);
   // More than the heap holds at start-up: it grows now, by the pad, right after this block.
-  void* probe = std::malloc(256 << 10);
-  if (!probe) return;
-  const auto low = reinterpret_cast<std::uintptr_t>(probe);
-  const auto high = reinterpret_cast<std::uintptr_t>(sbrk(0));
-  std::free(probe);
-  // Where the heap could not grow in place, malloc maps memory elsewhere and the break did
-  // not move past the block: nothing to advise then.
-  if (high > low && high - low <= 2 * kHeapReserve) {
-    advise_huge_pages(probe, high - low);
-    advised_begin.store(low, std::memory_order_relaxed);
-    advised_end.store(high, std::memory_order_relaxed);
-    prefault_heap_start(low);
+  if (void* probe = std::malloc(256 << 10)) {
+    const auto low = reinterpret_cast<std::uintptr_t>(probe);
+    const auto high = reinterpret_cast<std::uintptr_t>(sbrk(0));
+    std::free(probe);
+    // Where the heap could not grow in place, malloc maps memory elsewhere and the break did
+    // not move past the block: nothing to advise then.
+    if (high > low && high - low <= 2 * kHeapReserve) {
+      advise_huge_pages(probe, high - low);
+      advised_begin.store(low, std::memory_order_relaxed);
+      advised_end.store(high, std::memory_order_relaxed);
+      prefault_heap_start(low);  // measures what page_size() goes by
+    }
   }
+  // One arena in huge pages: the thread that reads gres.conf ahead (model/read_ahead.hpp) then
+  // allocates in the heap advised for them too, not in a mapping of its own in 4 KiB pages
+  // (gres-gpu at 100,000 nodes 82 -> 88 ms with two, slurm-node 40 -> 44 ms). In small
+  // pages, two: slurm.conf and gres.conf are read at once, and a block often faults a fresh
+  // page in while the arena's lock is held. A configuration that includes one file per rack
+  // (6,250 files, a dozen small blocks each) spent 14% of its samples waiting for that lock:
+  // 80 -> 53 ms with two, no other shape slower, peaks +0-4.5 MB. More arenas gained
+  // nothing and held more. (Interleaved runs, session 36.)
+  mallopt(M_ARENA_MAX, page_size() == PageSize::small ? 2 : 1);
 }
 
 std::uintptr_t move_heap_to_huge_boundary(std::size_t probe_bytes) noexcept {
