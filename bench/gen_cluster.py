@@ -36,6 +36,8 @@ comma-separated list combines shapes, e.g. slurm-node,gres-node2):
                  lines say the same after the name (inventories of sites without DNS)
   inventory      node-addr and gres-node2 together: both files written node by node from an
                  inventory, each node with its own NodeAddr=
+  addr-last      node-addr with the NodeAddr= at the end of each line, as templates that
+                 append it write it
   include-racks  racks of 32 (unless --rack-size says otherwise); slurm.conf and gres.conf
                  Include one file per rack (3,125 + 3,125 files at 100,000 nodes)
   partitions     one partition per 4 racks listing each rack's range, and one partition
@@ -111,6 +113,7 @@ SHAPES = {
     "both-node": {"slurm": "node", "gres": "node2"},
     "node-addr": {"slurm": "node", "addr": True},
     "inventory": {"slurm": "node", "addr": True, "gres": "node2"},
+    "addr-last": {"slurm": "node", "addr": "last"},
     "include-racks": {"slurm": "include", "gres": "include"},
     "partitions": {"partitions": "long"},
     "types16": {"types": 16},
@@ -306,8 +309,9 @@ class Cluster:
                     if self.shape["addr"]:
                         host = r * self.rack_size + s  # unique per node: below 2^24
                         addr = " NodeAddr=10.%d.%d.%d" % (host >> 16, (host >> 8) & 255, host & 255)
-                    out.append("NodeName=%s%s %s Gres=%s State=UNKNOWN"
-                               % (self.node_name(r, s), addr, self.topology(t), self.gres_value(t, gpus)))
+                    first, last = (addr, "") if self.shape["addr"] != "last" else ("", addr)
+                    out.append("NodeName=%s%s %s Gres=%s State=UNKNOWN%s"
+                               % (self.node_name(r, s), first, self.topology(t), self.gres_value(t, gpus), last))
             return "\n".join(out) + "\n"
         out = ["# Compute nodes: one DEFAULT block per GPU generation, one %s per rack."
                % ("file" if self.shape["slurm"] == "include" else "line")]

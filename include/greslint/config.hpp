@@ -129,12 +129,16 @@ class Directive {
   /// The same pair, copied: a line that repeats a tail after pairs of its own (a node's
   /// NodeAddr=) answers without making its pairs, which find() and rest() do.
   std::optional<KeyValue> value_of(std::string_view key) const;
-  /// The text after the head (and after pairs_before_tail() pairs of the line's own) that this
-  /// line repeats from an earlier line, or null. Lines with the same non-null tail have equal
-  /// sub-keys after their own, apart from where they are written.
+  /// The text after the head (and after pairs_before_tail() pairs of the line's own, and before
+  /// pairs_after_tail() more) that this line repeats from an earlier line, or null. Lines with
+  /// the same non-null tail have equal sub-keys but for their own, apart from where they are
+  /// written.
   const RepeatedTail* repeated_tail() const { return tail_; }
   /// How many of the sub-keys the line says before its repeated tail (all of them without one).
   std::size_t pairs_before_tail() const;
+  /// How many of the sub-keys the line says after its repeated tail (none without one): a
+  /// node's own NodeAddr= written at the end of its line.
+  std::size_t pairs_after_tail() const;
   /// Where a repeating line's tail starts: its text (the tail's own copy), and its offset in
   /// the file. For a line without one, the text right after its head's value.
   const char* tail_text() const {
@@ -158,8 +162,8 @@ class Directive {
   /// makes them), and its spans are in span.file.
   void set_head(const KeyValue& head);
   KeyValues& own_rest() const;
-  /// The sub-keys after those already in own_rest() (none, or a node's own NodeAddr=...) are
-  /// `tail`'s, placed at `text` (file offset `begin` of file span.file),
+  /// The sub-keys but those in own_rest() (none, or a node's own NodeAddr=..., before the
+  /// tail or after it) are `tail`'s, placed at file offset `begin` of file span.file,
   /// when `begin` is at most 65,535 bytes past the head's value; false (nothing changed)
   /// when it is not. `tail` must outlive the directive (SourceManager::keep_alive).
   /// Only for a line that is its file's own text (no escapes, no continuation): its views
@@ -203,6 +207,8 @@ class Directive {
   char op_ = 0;
   bool quoted_ = false;
   bool owns_line_ = false;  ///< in the padding before rest_
+  /// rest_ holds the tail's pairs too (rest() made them), between the line's own.
+  mutable bool tail_merged_ = false;
   /// A repeating line's sub-keys are made only when something asks for them (rest(),
   /// find()): the model reads most repeating lines through their head and repeated_tail().
   /// Until then it holds the pairs the line says before its tail, if any, or none. Made

@@ -46,11 +46,7 @@ KeyValues& Directive::own_rest() const {
   return *rest_;
 }
 
-bool Directive::tail_pending() const {
-  // The line's own pairs (a node's NodeAddr=...) come before the tail: once made, the last
-  // pair is the tail's.
-  return tail_ && !tail_->pairs.empty() && (!rest_ || rest_->empty() || rest_->back().key_span.begin < tail_begin());
-}
+bool Directive::tail_pending() const { return tail_ && !tail_->pairs.empty() && !tail_merged_; }
 
 std::size_t Directive::pairs_before_tail() const {
   if (!rest_) return 0;
@@ -58,6 +54,14 @@ std::size_t Directive::pairs_before_tail() const {
   const std::uint32_t begin = tail_begin();
   return std::size_t(
       std::count_if(rest_->begin(), rest_->end(), [&](const KeyValue& kv) { return kv.key_span.begin < begin; }));
+}
+
+std::size_t Directive::pairs_after_tail() const {
+  if (!rest_ || !tail_) return 0;
+  // The tail's own pairs, once made, start before its end.
+  const std::uint64_t end = std::uint64_t(tail_begin()) + tail_->text.size();
+  return std::size_t(
+      std::count_if(rest_->begin(), rest_->end(), [&](const KeyValue& kv) { return kv.key_span.begin >= end; }));
 }
 
 KeyValue Directive::tail_pair(const RepeatedTail::Pair& p) const {
@@ -77,13 +81,18 @@ KeyValue Directive::tail_pair(const RepeatedTail::Pair& p) const {
 const KeyValues& Directive::rest() const {
   if (tail_pending()) {
     // Made anew and swapped in: no pointer into the line's own pairs was handed out before
-    // (find() and rest() make the pairs first; value_of() copies).
+    // (find() and rest() make the pairs first; value_of() copies). In the order written: the
+    // line's own pairs before the tail, the tail's, the line's own after it.
     KeyValues& own = own_rest();
+    const std::uint32_t begin = tail_begin();
+    const auto after = std::find_if(own.begin(), own.end(), [&](const KeyValue& kv) { return kv.key_span.begin >= begin; });
     KeyValues pairs;
     pairs.reserve(own.size() + tail_->pairs.size());
-    pairs.insert(pairs.end(), own.begin(), own.end());
+    pairs.insert(pairs.end(), own.begin(), after);
     for (const RepeatedTail::Pair& p : tail_->pairs) pairs.push_back(tail_pair(p));
+    pairs.insert(pairs.end(), after, own.end());
     own.swap(pairs);
+    tail_merged_ = true;
   }
   return rest_ ? *rest_ : kNoPairs;
 }
@@ -95,12 +104,17 @@ std::optional<KeyValue> Directive::value_of(std::string_view key) const {
     const KeyValue* kv = find(key);
     return kv ? std::optional<KeyValue>(*kv) : std::nullopt;
   }
-  // The tail's pairs come after the line's own: the last of a key is searched there first.
+  // The last of a key: among the line's own pairs after the tail, the tail's, then the line's
+  // own before it.
+  const std::uint32_t begin = tail_begin();
+  if (rest_)
+    for (auto it = rest_->rbegin(); it != rest_->rend() && it->key_span.begin >= begin; ++it)
+      if (named(it->spec)) return *it;
   for (auto it = tail_->pairs.rbegin(); it != tail_->pairs.rend(); ++it)
     if (named(it->spec)) return tail_pair(*it);
   if (rest_)
     for (auto it = rest_->rbegin(); it != rest_->rend(); ++it)
-      if (named(it->spec)) return *it;
+      if (it->key_span.begin < begin && named(it->spec)) return *it;
   return std::nullopt;
 }
 

@@ -186,22 +186,31 @@ class Reader {
   /// Parses the pairs of `l` from `ptr` to `end` (the end of the line by default) into `d`.
   bool parse_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
                     ConfigFile& result, std::size_t end = std::string_view::npos);
-  /// The pairs a NodeName line gives its node alone, right after the name (NodeAddr=,
-  /// NodeHostname=, BcastAddr=, each once, plain strings that parse without a finding), and
-  /// where the text after them starts; end 0 when there are none, or nothing follows them.
-  struct OwnPrefix {
+  /// The pairs a NodeName line gives its node alone (NodeAddr=, NodeHostname=, BcastAddr=, each
+  /// once, plain strings that parse without a finding), all at one end of the pairs, and
+  /// where they are: [begin, end) of the line's text. `end` 0 when there are none, or no
+  /// other pair is there for an earlier line to have said.
+  struct OwnPairs {
     std::array<const KeySpec*, 3> specs{};
     std::size_t count = 0;
+    std::size_t begin = 0;
     std::size_t end = 0;
   };
-  OwnPrefix own_prefix(KeyTable table, std::string_view text, std::size_t ptr);
+  /// The spec of the pair `m` matched when it names the node's own address or host name: a
+  /// plain string (nothing to convert, so nothing to report) that gives this node alone a
+  /// value. Null otherwise.
+  const KeySpec* own_address_spec(KeyTable table, std::string_view text, const KvMatch& m);
+  /// Those right after the name (from `ptr`).
+  OwnPairs own_prefix(KeyTable table, std::string_view text, std::size_t ptr);
+  /// Those that end the line (the pairs from `ptr` on).
+  OwnPairs own_suffix(KeyTable table, std::string_view text, std::size_t ptr);
   /// Whether `tail` has a pair of one of the keys of `own` (the line would then hold it twice).
-  static bool names_any(const RepeatedTail& tail, const OwnPrefix& own);
-  /// What an earlier line with this text after its head (and its first `skip` pairs) can take
-  /// instead of parsing it; `begin` is where that text starts.
+  static bool names_any(const RepeatedTail& tail, const OwnPairs& own);
+  /// What an earlier line with this text after its head (and its first `skip` pairs, and
+  /// before its last `drop`) can take instead of parsing it; `begin` is where that text starts.
   /// `text` is that text, which the tail keeps a copy of.
   static std::shared_ptr<RepeatedTail> relative_tail(const Directive& d, std::string_view text, std::uint32_t begin,
-                                                     std::size_t skip);
+                                                     std::size_t skip, std::size_t drop = 0);
   /// Keeps `object` (a RepeatedTail, a block of copied text) as long as the directives that
   /// point into it: in the SourceManager, or, reading alone (it is the reader's), in the
   /// LaterLines, until the reader takes them.

@@ -313,7 +313,9 @@ void Analyzer::check_addresses(NodeLineRun& run, const Directive& d, std::uint32
   };
   // Performance: three lookups by name per line were 4% of reading a slurm.conf written node
   // by node; lines that repeat a tail without these keys are answered once per tail.
-  if (d.repeated_tail() && d.repeated_tail() == run.tail_without_addresses && d.pairs_before_tail() == 0) return;
+  if (d.repeated_tail() && d.repeated_tail() == run.tail_without_addresses && d.pairs_before_tail() == 0 &&
+      d.pairs_after_tail() == 0)
+    return;
   // Copies (value_of): a line that repeats a tail after its own NodeAddr= keeps its other
   // pairs unmade, six of 72 bytes for each node of an inventory-written slurm.conf.
   // Performance: a node's own address (NodeAddr=10.3.17.4) is one host written plainly; its

@@ -498,6 +498,65 @@ TEST_CASE("reader: a record's tail is shared once a second line says it, and rea
     }
     CHECK(p->file.directives[4].repeated_tail() == p->file.directives[2].repeated_tail());
   }
+  SECTION("a node's own addresses at the end of its line, after a tail an earlier line said") {
+    // Some templates write the address last: the text between the name and it is shared from
+    // the third line, and the line reads as if parsed whole, its own pairs after the tail's.
+    std::string text;
+    for (int i = 0; i < 6; ++i) {
+      const std::string n = std::to_string(i);
+      text += "NodeName=n" + n + " CPUs=64 Gres=gpu:a100:8 State=UNKNOWN" +
+              (i < 3 ? " NodeAddr=10.0.0." + n : " nodehostname=h" + n + "  NodeAddr=10.0.0." + n) + "\n";
+    }
+    auto p = parse_config(text);
+    REQUIRE(p->file.directives.size() == 6);
+    CHECK(p->out.diagnostics().empty());
+    for (std::size_t i = 0; i < 6; ++i) {
+      CAPTURE(i);
+      const Directive& d = p->file.directives[i];
+      const std::size_t own = i < 3 ? 1 : 2;
+      CHECK((d.repeated_tail() != nullptr) == (i >= 2));
+      CHECK(d.pairs_before_tail() == (d.repeated_tail() ? 0 : own + 3));
+      CHECK(d.pairs_after_tail() == (d.repeated_tail() ? own : 0));
+      const std::optional<KeyValue> addr = d.value_of("NodeAddr");
+      REQUIRE(addr);
+      CHECK(addr->value == "10.0.0." + std::to_string(i));
+      CHECK(d.value_of("Gres")->value == "gpu:a100:8");
+      CHECK((d.value_of("NodeHostname").has_value()) == (i >= 3));
+      CHECK_FALSE(d.value_of("Weight"));
+      const KeyValue* found = d.find("NodeAddr");
+      REQUIRE(found);
+      CHECK(found->value_span.begin == addr->value_span.begin);
+      const KeyValues& pairs = d.rest();
+      REQUIRE(pairs.size() == own + 3);
+      CHECK(found == &pairs.back());
+      CHECK(pairs[0].key == "CPUs");
+      CHECK(pairs[2].value == "UNKNOWN");
+      if (i >= 3) CHECK(pairs[3].value == "h" + std::to_string(i));
+      for (const KeyValue& kv : pairs) {
+        CHECK(p->sources.text(kv.key_span) == kv.key);
+        CHECK(p->sources.text(kv.value_span) == kv.value);
+        CHECK(p->sources.line_col(kv.key_span.file, kv.key_span.begin).line == i + 1);
+      }
+      // Made, the pairs are what they were: the tail's are not added again.
+      CHECK(d.rest().size() == own + 3);
+      CHECK(d.pairs_after_tail() == (d.repeated_tail() ? own : 0));
+    }
+    // However many own pairs follow it, the text before them is one tail.
+    for (std::size_t i = 3; i < 6; ++i) CHECK(p->file.directives[i].repeated_tail() == p->file.directives[2].repeated_tail());
+  }
+  SECTION("an own address at the end that the tail says too is a duplicate, as parsed whole") {
+    std::string text;
+    for (int i = 0; i < 3; ++i) text += "NodeName=n" + std::to_string(i) + " CPUs=64 NodeAddr=x Gres=gpu:2 NodeAddr=10.0.0." + std::to_string(i) + "\n";
+    // An address in the middle is not the line's end: parsed whole, reported each time.
+    auto p = parse_config(text);
+    REQUIRE(p->file.directives.size() == 3);
+    for (const Directive& d : p->file.directives) {
+      CHECK(d.repeated_tail() == nullptr);
+      CHECK(d.rest().size() == 3);
+    }
+    CHECK(p->file.directives[2].find("NodeAddr")->value == "10.0.0.2");
+    CHECK(p->out.diagnostics().size() == 3);
+  }
   SECTION("an own address the tail says again is a duplicate, as parsed whole") {
     std::string text;
     for (int i = 0; i < 3; ++i) text += "NodeName=n" + std::to_string(i) + " NodeAddr=10.0.0." + std::to_string(i) + a;

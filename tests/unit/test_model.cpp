@@ -169,6 +169,22 @@ TEST_CASE("model: a node's own NodeAddr= is checked when the text after it repea
     if (d.rule->id == "GRS106") CHECK(r->sources.text(d.span) == "10.0.0.[3-4]");
 }
 
+TEST_CASE("model: a node's own NodeAddr= at the end of its line is checked when the text before it repeats",
+          "[model]") {
+  // n1-n3 have no address, and a comment after their pairs: their text after the name ends
+  // in a blank, as b1-b3's does before their own addresses. b3's names two hosts for one
+  // node, which 24.11 refuses.
+  std::string slurm = kHead;
+  for (const char* n : {"n1", "n2", "n3"}) slurm += std::string("NodeName=") + n + " CPUs=8 State=UNKNOWN # spare\n";
+  for (const char* b : {"b1 CPUs=8 State=UNKNOWN NodeAddr=10.0.0.1", "b2 CPUs=8 State=UNKNOWN NodeAddr=10.0.0.2",
+                        "b3 CPUs=8 State=UNKNOWN NodeAddr=10.0.0.[3-4]"})
+    slurm += std::string("NodeName=") + b + "\n";
+  auto r = run(slurm, "", kSlurm2411);
+  REQUIRE(r->has("GRS106"));
+  for (const Diagnostic& d : r->out.diagnostics())
+    if (d.rule->id == "GRS106") CHECK(r->sources.text(d.span) == "10.0.0.[3-4]");
+}
+
 TEST_CASE("model: lines naming one node each, in runs, with unknown names and a list between", "[model]") {
   // match_gres_lines reuses the node of the line before when a line names the same host: a
   // run must end where the name changes, whatever comes between.
