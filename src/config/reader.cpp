@@ -229,104 +229,13 @@ bool Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
   return true;
 }
 
-/// The pairs after a record's first key (NodeName=..., Name=...), into `d`: parsed, or, when
-/// an earlier line of this table said the same after its first key, taken from that line.
-void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std::size_t ptr, Directive& d,
-                         ConfigFile& result) {
-  // Only a line that is its file's own text (no escapes, no continuation) can repeat or be
-  // repeated: its views and spans are then the same offsets.
-  const bool plain = !l.is_cooked();
-  const std::string_view tail = l.text.substr(ptr);
-  const bool may_repeat = plain && !tail.empty();
-  if (may_repeat) {
-    const RepeatedTail* followed = followed_tail(table, tail);
-    if (followed && d.repeat(followed, l.offsets[ptr])) return;
-  }
-  const TailKey key = may_repeat ? TailKey(table, tail) : TailKey();
-  if (may_repeat) {
-    const RepeatedTail* repeated = find_tail(key);
-    // A tail too far from the head for the directive to place it is parsed as it is.
-    if (repeated && d.repeat(repeated, l.offsets[ptr])) return;
-  }
-  // A node's own addresses, right after its name (NodeName=n1 NodeAddr=10.0.0.1 ...): what
-  // follows them may repeat an earlier line. Performance: a slurm.conf written from an
-  // inventory gives every node its own NodeAddr=, so no line repeated another after the
-  // name, and each was parsed whole, six pairs of 72 bytes a node.
-  const OwnPairs own = may_repeat && table == KeyTable::node_name ? own_prefix(table, l.text, ptr) : OwnPairs{};
-  const TailKey after_own_key = own.end != 0 ? TailKey(table, l.text.substr(own.end)) : TailKey();
-  if (own.end != 0) {
-    const RepeatedTail* repeated = find_tail(after_own_key);
-    if (repeated && !names_any(*repeated, own)) {
-      // own_prefix made sure these pairs parse without a finding.
-      parse_record(file, l, table, ptr, d, result, own.end);
-      if (d.repeat(repeated, l.offsets[own.end])) return;
-      d.own_rest().clear();
-    }
-  }
-  // Or at the end of the line (NodeName=n1 CPUs=64 ... Gres=gpu:8 NodeAddr=10.0.0.1), as some
-  // templates write it: the text between the name and them may repeat an earlier line's.
-  // Performance: such a slurm.conf of 100,000 nodes parsed every line whole, 0.11-0.13 s and
-  // 138-146 MB against 0.08 s and 87-92 MB with the addresses first.
-  const OwnPairs own_after =
-      may_repeat && own.end == 0 && table == KeyTable::node_name ? own_suffix(table, l.text, ptr) : OwnPairs{};
-  const TailKey before_own_key =
-      own_after.end != 0 ? TailKey(table, l.text.substr(ptr, own_after.begin - ptr)) : TailKey();
-  if (own_after.end != 0) {
-    const RepeatedTail* repeated = find_tail(before_own_key);
-    if (repeated && !names_any(*repeated, own_after)) {
-      // own_suffix made sure these pairs parse without a finding.
-      parse_record(file, l, table, own_after.begin, d, result);
-      if (d.repeat(repeated, l.offsets[ptr])) return;
-      d.own_rest().clear();
-    }
-  }
-  const bool clean = parse_record(file, l, table, ptr, d, result);
-  if (!may_repeat || !clean) return;
-  if (repeated_tails_.size() < kMaxRepeatedTails && seen_before(key))
-    remember_tail(key, relative_tail(d, tail, l.offsets[ptr], 0));
-  if (own.end != 0 && repeated_tails_.size() < kMaxRepeatedTails && seen_before(after_own_key))
-    remember_tail(after_own_key, relative_tail(d, after_own_key.text, l.offsets[own.end], own.count));
-  if (own_after.end != 0 && repeated_tails_.size() < kMaxRepeatedTails && seen_before(before_own_key))
-    remember_tail(before_own_key, relative_tail(d, before_own_key.text, l.offsets[ptr], 0, own_after.count));
-}
-
-const RepeatedTail* Reader::followed_tail(KeyTable table, std::string_view text) {
-  RecentTail* next = last_taken_ ? last_taken_->next : nullptr;
-  if (!next || !next->tail || next->key.table != table || next->key.text != text) return nullptr;
-  last_taken_ = next;
-  return next->tail;
-}
-
-const RepeatedTail* Reader::find_tail(const TailKey& key) {
-  RecentTail& recent = recent_tails_[(key.hash >> 8) % recent_tails_.size()];
-  RecentTail* const before = last_taken_;
-  last_taken_ = nullptr;
-  if (!recent.tail || !(recent.key == key)) {
-    const auto it = repeated_tails_.find(key);
-    if (it == repeated_tails_.end()) return nullptr;
-    recent = RecentTail{it->first, it->second};  // its key views the tail's own copy
-  }
-  if (before) before->next = &recent;
-  last_taken_ = &recent;
-  return recent.tail;
-}
-
-void Reader::remember_tail(TailKey key, std::shared_ptr<RepeatedTail> tail) {
-  const RepeatedTail* kept = tail.get();
-  keep(std::move(tail));
-  // The key views the tail's copy: every later line is compared with it, and the file's own
-  // page it was read from may be gone (release_read).
-  key.text = kept->text;
-  repeated_tails_.emplace(key, kept);
-}
-
 void Reader::copy_head(const LogicalLine& l, std::size_t from, Directive& d) {
   const std::string_view head = l.text.substr(from, d.tail_begin() - l.begin - from);
   // A file written one line per GPU names each node on eight lines in a row.
   if (head != last_head_copy_) last_head_copy_ = copy_text(head);
   d.rehome_head(head.data(), head.size(), last_head_copy_.data());
   // The line's own pairs after its tail (a node's NodeAddr= written last) are copied too: the
-  // model reads them, and their views would fault the file's pages in again (10 MB more at
+  // model reads them, and their views would fault the file's pages in again (5 MB more at
   // the peak of a 100,000-node slurm.conf written that way).
   const std::size_t after = d.tail_begin() - l.begin + d.repeated_tail()->text.size();
   if (after < l.text.size()) {
@@ -356,130 +265,11 @@ std::string_view Reader::copy_text(std::string_view text) {
   return std::string_view(at, text.size());
 }
 
-const KeySpec* Reader::own_address_spec(KeyTable table, std::string_view text, const KvMatch& m) {
-  if (m.op != 0 || m.quoted || m.gap_before_value) return nullptr;
-  const KeySpec* spec = key_spec(table, text.substr(m.key_begin, m.key_end - m.key_begin));
-  if (!spec || spec->type != ValueType::string ||
-      !(iequals(spec->name, "NodeAddr") || iequals(spec->name, "NodeHostname") || iequals(spec->name, "BcastAddr")))
-    return nullptr;
-  return spec;
-}
-
-Reader::OwnPairs Reader::own_prefix(KeyTable table, std::string_view text, std::size_t ptr) {
-  OwnPairs own;
-  own.begin = ptr;
-  while (own.count < own.specs.size()) {
-    const auto m = match_key_value(text, ptr);
-    if (!m) break;
-    const KeySpec* spec = own_address_spec(table, text, *m);
-    // Each once.
-    if (!spec || std::find(own.specs.begin(), own.specs.begin() + own.count, spec) != own.specs.begin() + own.count)
-      break;
-    own.specs[own.count++] = spec;
-    ptr = m->end;
-  }
-  // Something must follow for an earlier line to have said it.
-  if (own.count == 0 || only_space(text.substr(ptr))) return OwnPairs{};
-  own.end = ptr;
-  return own;
-}
-
-Reader::OwnPairs Reader::own_suffix(KeyTable table, std::string_view text, std::size_t ptr) {
-  OwnPairs own;
-  bool before_any = false;  // a pair of the line's own kind precedes the run
-  std::size_t at = ptr;
-  while (const auto m = match_key_value(text, at)) {
-    at = m->end;
-    // The key's text tells most pairs apart without looking up their spec.
-    const std::string_view key = text.substr(m->key_begin, m->key_end - m->key_begin);
-    const bool may_be = iequals(key, "NodeAddr") || iequals(key, "NodeHostname") || iequals(key, "BcastAddr");
-    const KeySpec* spec = may_be ? own_address_spec(table, text, *m) : nullptr;
-    if (!spec) {  // the run so far does not end the line
-      own = OwnPairs{};
-      before_any = true;
-      continue;
-    }
-    if (std::find(own.specs.begin(), own.specs.begin() + own.count, spec) != own.specs.begin() + own.count)
-      return OwnPairs{};  // said twice: parsed whole, and reported
-    if (own.count == 0) own.begin = m->key_begin;
-    own.specs[own.count++] = spec;
-  }
-  // The whole line, run to its end, with a pair before them.
-  if (own.count == 0 || !before_any || !only_space(text.substr(at))) return OwnPairs{};
-  own.end = text.size();
-  return own;
-}
-
-bool Reader::names_any(const RepeatedTail& tail, const OwnPairs& own) {
-  return std::any_of(tail.pairs.begin(), tail.pairs.end(), [&](const RepeatedTail::Pair& p) {
-    return p.spec && std::any_of(own.specs.begin(), own.specs.begin() + own.count,
-                                 [&](const KeySpec* s) { return iequals(p.spec->name, s->name); });
-  });
-}
-
 void Reader::keep(std::shared_ptr<const void> object) {
   if (alone_later_)
     alone_later_->kept.push_back(std::move(object));
   else
     sources_.keep_alive(std::move(object));
-}
-
-bool Reader::seen_before(const TailKey& key) {
-  if (seen_tails_.empty()) seen_tails_.resize(kFirstSeenTailSets);
-  for (SeenTail& way : set_for(seen_tails_, key).ways)
-    if (way.key == key) {
-      way = SeenTail{};
-      --seen_tails_held_;
-      return true;
-    }
-  if (put_seen_tail(seen_tails_, key)) ++seen_tails_held_;
-  if (seen_tails_held_ > seen_tails_.size() / 2 && seen_tails_.size() < kSeenTailSets) grow_seen_tails();
-  return false;
-}
-
-Reader::SeenTailSet& Reader::set_for(std::vector<SeenTailSet>& sets, const TailKey& key) {
-  return sets[std::size_t(key.hash >> 7) & (sets.size() - 1)];
-}
-
-bool Reader::put_seen_tail(std::vector<SeenTailSet>& sets, const TailKey& key) {
-  SeenTailSet& set = set_for(sets, key);
-  SeenTail& way = set.ways[set.older];
-  const bool was_empty = way.key.text.empty();
-  way = SeenTail{key};
-  set.older ^= 1;
-  return was_empty;
-}
-
-void Reader::grow_seen_tails() {
-  std::vector<SeenTailSet> grown(std::min(seen_tails_.size() * 4, kSeenTailSets));
-  seen_tails_held_ = 0;
-  for (const SeenTailSet& set : seen_tails_)
-    for (std::size_t i = 0; i < set.ways.size(); ++i) {
-      // The older way first, so that within a set of the grown table the newer stays longer.
-      const SeenTail& way = set.ways[(set.older + i) % set.ways.size()];
-      if (!way.key.text.empty() && put_seen_tail(grown, way.key)) ++seen_tails_held_;
-    }
-  seen_tails_ = std::move(grown);
-}
-
-void Reader::forget_seen_tails() {
-  seen_tails_.clear();
-  seen_tails_held_ = 0;
-}
-
-std::shared_ptr<RepeatedTail> Reader::relative_tail(const Directive& d, std::string_view text, std::uint32_t begin,
-                                                   std::size_t skip, std::size_t drop) {
-  auto tail = std::make_shared<RepeatedTail>();
-  tail->text = std::string(text);
-  const KeyValues& pairs = d.rest();
-  tail->pairs.reserve(pairs.size() - skip - drop);
-  for (auto it = pairs.begin() + std::ptrdiff_t(skip); it != pairs.end() - std::ptrdiff_t(drop); ++it) {
-    const KeyValue& kv = *it;
-    tail->pairs.push_back(RepeatedTail::Pair{kv.spec, kv.key_span.begin - begin, kv.key_span.end - begin,
-                                             kv.value_span.begin - begin, kv.value_span.end - begin, kv.op, kv.quoted});
-    if (kv.spec) tail->key_mask |= key_bit(kv.spec->name);
-  }
-  return tail;
 }
 
 /// Parses the pairs after a record's first key into `d`. True when nothing in them was

@@ -165,7 +165,8 @@ class Reader {
     return Span{file, l.offsets[b], e > b ? l.offsets[e - 1] + 1 : l.offsets[b]};
   }
 
-  // Lines and records (reader.cpp).
+  // Lines and records (reader.cpp; read_record, own_prefix/own_suffix and the tails below:
+  // repeated_tails.cpp).
   /// False only when reading alone (LaterLines) and the line needs the reader's state: it is
   /// then left as it was, nothing reported.
   bool handle_line(FileId file, LogicalLine& l, ConfigFile& result, int depth);
