@@ -189,13 +189,16 @@ class Reader {
                     ConfigFile& result, std::size_t end = std::string_view::npos);
   /// The pairs a NodeName line gives its node alone (NodeAddr=, NodeHostname=, BcastAddr=, each
   /// once, plain strings that parse without a finding), all at one end of the pairs, and
-  /// where they are: [begin, end) of the line's text. `end` 0 when there are none, or no
-  /// other pair is there for an earlier line to have said.
+  /// where they are: [begin, end) of the line's text, beside the pairs an earlier line may
+  /// have said, [shared_begin, shared_end). `end` 0 when there are none, or no other pair is
+  /// there.
   struct OwnPairs {
     std::array<const KeySpec*, 3> specs{};
     std::size_t count = 0;
     std::size_t begin = 0;
     std::size_t end = 0;
+    std::size_t shared_begin = 0;
+    std::size_t shared_end = 0;
   };
   /// The spec of the pair `m` matched when it names the node's own address or host name: a
   /// plain string (nothing to convert, so nothing to report) that gives this node alone a

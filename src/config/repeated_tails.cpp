@@ -27,35 +27,23 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
     // A tail too far from the head for the directive to place it is parsed as it is.
     if (repeated && d.repeat(repeated, l.offsets[ptr])) return;
   }
-  // A node's own addresses, right after its name (NodeName=n1 NodeAddr=10.0.0.1 ...): what
-  // follows them may repeat an earlier line. Performance: a slurm.conf written from an
+  // A node's own addresses, right after its name (NodeName=n1 NodeAddr=10.0.0.1 ...) or
+  // ending the line (... Gres=gpu:8 NodeAddr=10.0.0.1, as some templates write it): the text
+  // beside them may repeat an earlier line. Performance: a slurm.conf written from an
   // inventory gives every node its own NodeAddr=, so no line repeated another after the
-  // name, and each was parsed whole, six pairs of 72 bytes a node.
-  const OwnPairs own = may_repeat && table == KeyTable::node_name ? own_prefix(table, l.text, ptr) : OwnPairs{};
-  const TailKey after_own_key = own.end != 0 ? TailKey(table, l.text.substr(own.end)) : TailKey();
+  // name, and each was parsed whole, six pairs of 72 bytes a node; with the addresses last,
+  // 0.11-0.13 s and 138-146 MB at 100,000 nodes against 0.08 s and 87-92 MB.
+  OwnPairs own = may_repeat && table == KeyTable::node_name ? own_prefix(table, l.text, ptr) : OwnPairs{};
+  if (may_repeat && own.end == 0 && table == KeyTable::node_name) own = own_suffix(table, l.text, ptr);
+  const bool own_first = own.begin < own.shared_begin;
+  const TailKey shared_key =
+      own.end != 0 ? TailKey(table, l.text.substr(own.shared_begin, own.shared_end - own.shared_begin)) : TailKey();
   if (own.end != 0) {
-    const RepeatedTail* repeated = find_tail(after_own_key);
+    const RepeatedTail* repeated = find_tail(shared_key);
     if (repeated && !names_any(*repeated, own)) {
-      // own_prefix made sure these pairs parse without a finding.
-      parse_record(file, l, table, ptr, d, result, own.end);
-      if (d.repeat(repeated, l.offsets[own.end])) return;
-      d.own_rest().clear();
-    }
-  }
-  // Or at the end of the line (NodeName=n1 CPUs=64 ... Gres=gpu:8 NodeAddr=10.0.0.1), as some
-  // templates write it: the text between the name and them may repeat an earlier line's.
-  // Performance: such a slurm.conf of 100,000 nodes parsed every line whole, 0.11-0.13 s and
-  // 138-146 MB against 0.08 s and 87-92 MB with the addresses first.
-  const OwnPairs own_after =
-      may_repeat && own.end == 0 && table == KeyTable::node_name ? own_suffix(table, l.text, ptr) : OwnPairs{};
-  const TailKey before_own_key =
-      own_after.end != 0 ? TailKey(table, l.text.substr(ptr, own_after.begin - ptr)) : TailKey();
-  if (own_after.end != 0) {
-    const RepeatedTail* repeated = find_tail(before_own_key);
-    if (repeated && !names_any(*repeated, own_after)) {
-      // own_suffix made sure these pairs parse without a finding.
-      parse_record(file, l, table, own_after.begin, d, result);
-      if (d.repeat(repeated, l.offsets[ptr])) return;
+      // own_prefix and own_suffix made sure these pairs parse without a finding.
+      parse_record(file, l, table, own.begin, d, result, own.end);
+      if (d.repeat(repeated, l.offsets[own.shared_begin])) return;
       d.own_rest().clear();
     }
   }
@@ -63,10 +51,9 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
   if (!may_repeat || !clean) return;
   if (repeated_tails_.size() < kMaxRepeatedTails && seen_before(key))
     remember_tail(key, relative_tail(d, tail, l.offsets[ptr], 0));
-  if (own.end != 0 && repeated_tails_.size() < kMaxRepeatedTails && seen_before(after_own_key))
-    remember_tail(after_own_key, relative_tail(d, after_own_key.text, l.offsets[own.end], own.count));
-  if (own_after.end != 0 && repeated_tails_.size() < kMaxRepeatedTails && seen_before(before_own_key))
-    remember_tail(before_own_key, relative_tail(d, before_own_key.text, l.offsets[ptr], 0, own_after.count));
+  if (own.end != 0 && repeated_tails_.size() < kMaxRepeatedTails && seen_before(shared_key))
+    remember_tail(shared_key, relative_tail(d, shared_key.text, l.offsets[own.shared_begin], own_first ? own.count : 0,
+                                            own_first ? 0 : own.count));
 }
 
 const RepeatedTail* Reader::followed_tail(KeyTable table, std::string_view text) {
@@ -124,12 +111,14 @@ Reader::OwnPairs Reader::own_prefix(KeyTable table, std::string_view text, std::
   // Something must follow for an earlier line to have said it.
   if (own.count == 0 || only_space(text.substr(ptr))) return OwnPairs{};
   own.end = ptr;
+  own.shared_begin = ptr;
+  own.shared_end = text.size();
   return own;
 }
 
 Reader::OwnPairs Reader::own_suffix(KeyTable table, std::string_view text, std::size_t ptr) {
   OwnPairs own;
-  bool before_any = false;  // a pair of the line's own kind precedes the run
+  bool before_any = false;  // a pair other than the node's own precedes the run
   std::size_t at = ptr;
   while (const auto m = match_key_value(text, at)) {
     at = m->end;
@@ -150,6 +139,8 @@ Reader::OwnPairs Reader::own_suffix(KeyTable table, std::string_view text, std::
   // The whole line, run to its end, with a pair before them.
   if (own.count == 0 || !before_any || !only_space(text.substr(at))) return OwnPairs{};
   own.end = text.size();
+  own.shared_begin = ptr;
+  own.shared_end = own.begin;
   return own;
 }
 
