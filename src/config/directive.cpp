@@ -106,15 +106,14 @@ std::optional<KeyValue> Directive::value_of(std::string_view key) const {
   }
   // The last of a key: among the line's own pairs after the tail, the tail's, then the line's
   // own before it.
-  const std::uint32_t begin = tail_begin();
-  if (rest_)
-    for (auto it = rest_->rbegin(); it != rest_->rend() && it->key_span.begin >= begin; ++it)
-      if (named(it->spec)) return *it;
-  for (auto it = tail_->pairs.rbegin(); it != tail_->pairs.rend(); ++it)
-    if (named(it->spec)) return tail_pair(*it);
-  if (rest_)
-    for (auto it = rest_->rbegin(); it != rest_->rend(); ++it)
-      if (it->key_span.begin < begin && named(it->spec)) return *it;
+  const KeyValues& own = rest_ ? *rest_ : kNoPairs;
+  auto it = own.rbegin();
+  for (; it != own.rend() && it->key_span.begin >= tail_begin(); ++it)
+    if (named(it->spec)) return *it;
+  for (auto t = tail_->pairs.rbegin(); t != tail_->pairs.rend(); ++t)
+    if (named(t->spec)) return tail_pair(*t);
+  for (; it != own.rend(); ++it)
+    if (named(it->spec)) return *it;
   return std::nullopt;
 }
 
