@@ -12,11 +12,11 @@
 namespace greslint {
 
 // A per-GPU gres.conf holds 800,000 directives at 100,000 nodes: each byte here is 0.8 MB.
-static_assert(sizeof(Directive) <= 88, "a Directive grew past 88 bytes");
+static_assert(sizeof(Directive) <= 64, "a Directive grew past 64 bytes");
 
-void LinePairsDeleter::operator()(KeyValues* pairs) const noexcept {
-  pairs->~KeyValues();
-  line_memory::deallocate(pairs);
+void LineExtrasDeleter::operator()(LineExtras* extras) const noexcept {
+  extras->~LineExtras();
+  line_memory::deallocate(extras);
 }
 
 namespace {
@@ -26,42 +26,54 @@ const KeyValues kNoPairs;
 void Directive::set_head(const KeyValue& head) {
   const std::ptrdiff_t offset = head.value.data() - head.key.data();
   // The reader's pairs view one line's text: never apart, never 4 GiB long.
-  if (offset < 0 || offset > std::ptrdiff_t(UINT32_MAX) || head.key.size() > UINT16_MAX)
+  if (offset < 0 || offset > std::ptrdiff_t(UINT32_MAX))
     throw std::logic_error("a head whose key and value are not one line's text");
   key_ = head.key.data();
-  key_size_ = std::uint16_t(head.key.size());
-  value_offset_ = std::uint32_t(offset);
-  value_size_ = std::uint32_t(head.value.size());
   spec_ = head.spec;
   key_begin_ = head.key_span.begin;
-  key_end_ = head.key_span.end;
-  value_begin_ = head.value_span.begin;
-  value_end_ = head.value_span.end;
   op_ = head.op;
   quoted_ = head.quoted;
+  // Written as read, the spans are the text's offsets from the key; nearly every line.
+  const bool as_read = head.key.size() <= UINT8_MAX && offset < UINT8_MAX && head.value.size() <= UINT16_MAX &&
+                       head.key_span.end == key_begin_ + head.key.size() &&
+                       head.value_span.begin == key_begin_ + std::uint64_t(offset) &&
+                       head.value_span.end == head.value_span.begin + head.value.size();
+  wide_ = !as_read;
+  if (as_read) {
+    key_size_ = std::uint8_t(head.key.size());
+    value_offset_ = std::uint8_t(offset);
+    value_size_ = std::uint16_t(head.value.size());
+    if (extras_) extras_->wide.reset();
+    return;
+  }
+  if (head.key.size() > UINT32_MAX || head.value.size() > UINT32_MAX)
+    throw std::logic_error("a head past 4 GiB");
+  extras().wide = std::make_unique<LineExtras::WideHead>(
+      LineExtras::WideHead{std::uint32_t(head.key.size()), std::uint32_t(offset), std::uint32_t(head.value.size()),
+                           head.key_span.end, head.value_span.begin, head.value_span.end});
 }
 
-KeyValues& Directive::own_rest() const {
-  if (!rest_) rest_.reset(new (line_memory::allocate(sizeof(KeyValues))) KeyValues());
-  return *rest_;
+LineExtras& Directive::extras() const {
+  if (!extras_) extras_.reset(new (line_memory::allocate(sizeof(LineExtras))) LineExtras());
+  return *extras_;
 }
 
 bool Directive::tail_pending() const { return tail_ && !tail_->pairs.empty() && !tail_merged_; }
 
 std::size_t Directive::pairs_before_tail() const {
-  if (!rest_) return 0;
-  if (!tail_) return rest_->size();
+  if (!extras_) return 0;
+  const KeyValues& own = extras_->pairs;
+  if (!tail_) return own.size();
   const std::uint32_t begin = tail_begin();
-  return std::size_t(
-      std::count_if(rest_->begin(), rest_->end(), [&](const KeyValue& kv) { return kv.key_span.begin < begin; }));
+  return std::size_t(std::count_if(own.begin(), own.end(), [&](const KeyValue& kv) { return kv.key_span.begin < begin; }));
 }
 
 std::size_t Directive::pairs_after_tail() const {
-  if (!rest_ || !tail_) return 0;
+  if (!extras_ || !tail_) return 0;
+  const KeyValues& own = extras_->pairs;
   // The tail's own pairs, once made, start before its end.
   const std::uint64_t end = std::uint64_t(tail_begin()) + tail_->text.size();
-  return std::size_t(
-      std::count_if(rest_->begin(), rest_->end(), [&](const KeyValue& kv) { return kv.key_span.begin >= end; }));
+  return std::size_t(std::count_if(own.begin(), own.end(), [&](const KeyValue& kv) { return kv.key_span.begin >= end; }));
 }
 
 KeyValue Directive::tail_pair(const RepeatedTail::Pair& p) const {
@@ -94,11 +106,11 @@ const KeyValues& Directive::rest() const {
     own.swap(pairs);
     tail_merged_ = true;
   }
-  return rest_ ? *rest_ : kNoPairs;
+  return extras_ ? extras_->pairs : kNoPairs;
 }
 
 std::optional<KeyValue> Directive::value_of(std::string_view key) const {
-  if (!(key_mask_ & key_bit(key))) return std::nullopt;
+  if (!(key_mask() & key_bit(key))) return std::nullopt;
   auto named = [&](const KeySpec* spec) { return spec && iequals(spec->name, key); };
   if (!tail_pending()) {
     const KeyValue* kv = find(key);
@@ -106,7 +118,7 @@ std::optional<KeyValue> Directive::value_of(std::string_view key) const {
   }
   // The last of a key: among the line's own pairs after the tail, the tail's, then the line's
   // own before it.
-  const KeyValues& own = rest_ ? *rest_ : kNoPairs;
+  const KeyValues& own = extras_ ? extras_->pairs : kNoPairs;
   auto it = own.rbegin();
   for (; it != own.rend() && it->key_span.begin >= tail_begin(); ++it)
     if (named(it->spec)) return *it;
@@ -123,9 +135,9 @@ void Directive::rehome_head(const char* from, std::size_t size, const char* to) 
     if (inside(v.data(), v.size())) v = std::string_view(to + (v.data() - from), v.size());
   };
   // The value is found from the key: both move, or neither.
-  if (inside(key_, key_size_) && inside(key_ + value_offset_, value_size_)) key_ = to + (key_ - from);
-  if (rest_)
-    for (KeyValue& kv : *rest_) {
+  if (inside(key_, key_size()) && inside(key_ + value_offset(), value_size())) key_ = to + (key_ - from);
+  if (extras_)
+    for (KeyValue& kv : extras_->pairs) {
       rehome(kv.key);
       rehome(kv.value);
     }
@@ -134,8 +146,8 @@ void Directive::rehome_head(const char* from, std::size_t size, const char* to) 
 void Directive::shift_file(std::uint16_t by) {
   // The head's spans are in span.file.
   greslint::shift_file(span, by);
-  if (rest_)
-    for (KeyValue& kv : *rest_) {
+  if (extras_)
+    for (KeyValue& kv : extras_->pairs) {
       greslint::shift_file(kv.key_span, by);
       greslint::shift_file(kv.value_span, by);
     }
@@ -159,15 +171,15 @@ void ConfigFile::shift_files_but_directives(std::uint16_t by) {
 }
 
 void Directive::seal_keys() {
-  // A repeating line's own pairs, if any, are in rest_ beside the tail's keys.
-  key_mask_ = tail_ ? tail_->key_mask : 0;
-  if (rest_)
-    for (const KeyValue& kv : *rest_)
-      if (kv.spec) key_mask_ |= key_bit(kv.spec->name);
+  // A repeating line's own pairs, if any, are in extras_ beside the tail's keys (key_mask()).
+  if (!extras_) return;
+  extras_->key_mask = 0;
+  for (const KeyValue& kv : extras_->pairs)
+    if (kv.spec) extras_->key_mask |= key_bit(kv.spec->name);
 }
 
 const KeyValue* Directive::find(std::string_view key) const {
-  if (!(key_mask_ & key_bit(key))) return nullptr;
+  if (!(key_mask() & key_bit(key))) return nullptr;
   // A key a repeating line does not have is answered from the shared tail (and the line's
   // own pairs), without making the line's pairs: most lookups of the model are of keys a line
   // lacks.
