@@ -139,6 +139,46 @@ TEST_CASE("reader: comments, escapes and continuations follow parse_config.c", "
   }
 }
 
+TEST_CASE("reader: a head's text and spans, as written or split by escapes and continuations", "[reader]") {
+  // What head() says, against the file's bytes its spans cover.
+  auto check_head = [](const Parsed& p, const Directive& d, std::string_view key, std::string_view value,
+                       std::string_view key_text, std::string_view value_text) {
+    const KeyValue head = d.head();
+    CHECK(head.key == key);
+    CHECK(head.value == value);
+    CHECK(d.head_value() == value);
+    CHECK(p.sources.text(head.key_span) == key_text);
+    CHECK(p.sources.text(head.value_span) == value_text);
+    CHECK(d.head_value_span().begin == head.value_span.begin);
+    CHECK(d.head_value_span().end == head.value_span.end);
+  };
+  SECTION("as written, quoted, after blanks") {
+    auto p = parse_config("ClusterName=c1\n   NodeName=\"n1\" CPUs=4\n", KeyTable::slurm_conf);
+    REQUIRE(p->file.directives.size() == 2);
+    check_head(*p, p->file.directives[0], "ClusterName", "c1", "ClusterName", "c1");
+    check_head(*p, p->file.directives[1], "NodeName", "n1", "NodeName", "n1");
+    CHECK(p->file.directives[1].head().quoted);
+  }
+  SECTION("an escape in the value: the span covers the backslash") {
+    auto p = parse_config("ClusterName=a\\#b\n");
+    REQUIRE(p->file.directives.size() == 1);
+    check_head(*p, p->file.directives[0], "ClusterName", "a#b", "ClusterName", "a\\#b");
+  }
+  SECTION("a continuation inside the key and inside the value") {
+    auto p = parse_config("Node\\\nName=n\\\n1 CPUs=4\n");
+    REQUIRE(p->file.directives.size() == 1);
+    check_head(*p, p->file.directives[0], "NodeName", "n1", "Node\\\nName", "n\\\n1");
+    CHECK(p->file.directives[0].find("CPUs")->value == "4");
+  }
+  SECTION("a value past 65,535 bytes") {
+    auto p = parse_config("PartitionName=p" + std::string(70000, 'x') + " Nodes=n1\n");
+    REQUIRE(p->file.directives.size() == 1);
+    const std::string value = "p" + std::string(70000, 'x');
+    check_head(*p, p->file.directives[0], "PartitionName", value, "PartitionName", value);
+    CHECK(p->file.directives[0].find("Nodes")->value == "n1");
+  }
+}
+
 TEST_CASE("reader: values, operators, duplicates", "[reader]") {
   SECTION("Key= followed by a space takes the next token") {
     auto p = parse_config("NodeName=n1 Gres= CPUs=8\n");
