@@ -174,7 +174,27 @@ class Directive {
   // The reader's: how a directive is built.
   /// `head`'s key and value view one text, the value after the key (a line's, as the reader
   /// makes them), and its spans are in span.file.
-  void set_head(const KeyValue& head);
+  /// Inline: the reader makes `head` right before (make_pair), and a call through memory
+  /// stalled on reading back, a word at a time, the spans it had just written in halves.
+  void set_head(const KeyValue& head) {
+    const std::ptrdiff_t offset = head.value.data() - head.key.data();
+    key_ = head.key.data();
+    spec_ = head.spec;
+    key_begin_ = head.key_span.begin;
+    op_ = head.op;
+    quoted_ = head.quoted;
+    // Read as written (nearly every line), the spans are the text's offsets from the key.
+    const bool as_read = offset >= 0 && offset < UINT8_MAX && head.key.size() <= UINT8_MAX &&
+                         head.value.size() <= UINT16_MAX && head.key_span.end == key_begin_ + head.key.size() &&
+                         head.value_span.begin == key_begin_ + std::size_t(offset) &&
+                         head.value_span.end == head.value_span.begin + head.value.size();
+    wide_ = !as_read;
+    if (!as_read) return set_wide_head(head, offset);
+    key_size_ = std::uint8_t(head.key.size());
+    value_offset_ = std::uint8_t(offset);
+    value_size_ = std::uint16_t(head.value.size());
+    if (extras_) extras_->wide.reset();
+  }
   KeyValues& own_rest() const { return extras().pairs; }
   /// The sub-keys but those in own_rest() (none, or a node's own NodeAddr=..., before the
   /// tail or after it) are `tail`'s, placed at file offset `begin` of file span.file,
@@ -210,6 +230,8 @@ class Directive {
   /// Whether the tail's pairs are still to be made (rest_ then holds the line's own pairs).
   bool tail_pending() const;
   KeyValue tail_pair(const RepeatedTail::Pair& p) const;
+  /// set_head for a head whose spans are not its text's offsets (LineExtras::WideHead).
+  void set_wide_head(const KeyValue& head, std::ptrdiff_t offset);
   LineExtras& extras() const;
   /// key_bit of every sub-key, or-ed: the tail's and the line's own.
   std::uint32_t key_mask() const {

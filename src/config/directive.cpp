@@ -23,31 +23,11 @@ namespace {
 const KeyValues kNoPairs;
 }
 
-void Directive::set_head(const KeyValue& head) {
-  const std::ptrdiff_t offset = head.value.data() - head.key.data();
+void Directive::set_wide_head(const KeyValue& head, std::ptrdiff_t offset) {
   // The reader's pairs view one line's text: never apart, never 4 GiB long.
-  if (offset < 0 || offset > std::ptrdiff_t(UINT32_MAX))
+  if (offset < 0 || offset > std::ptrdiff_t(UINT32_MAX) || head.key.size() > UINT32_MAX ||
+      head.value.size() > UINT32_MAX)
     throw std::logic_error("a head whose key and value are not one line's text");
-  key_ = head.key.data();
-  spec_ = head.spec;
-  key_begin_ = head.key_span.begin;
-  op_ = head.op;
-  quoted_ = head.quoted;
-  // Written as read, the spans are the text's offsets from the key; nearly every line.
-  const bool as_read = head.key.size() <= UINT8_MAX && offset < UINT8_MAX && head.value.size() <= UINT16_MAX &&
-                       head.key_span.end == key_begin_ + head.key.size() &&
-                       head.value_span.begin == key_begin_ + std::uint64_t(offset) &&
-                       head.value_span.end == head.value_span.begin + head.value.size();
-  wide_ = !as_read;
-  if (as_read) {
-    key_size_ = std::uint8_t(head.key.size());
-    value_offset_ = std::uint8_t(offset);
-    value_size_ = std::uint16_t(head.value.size());
-    if (extras_) extras_->wide.reset();
-    return;
-  }
-  if (head.key.size() > UINT32_MAX || head.value.size() > UINT32_MAX)
-    throw std::logic_error("a head past 4 GiB");
   extras().wide = std::make_unique<LineExtras::WideHead>(
       LineExtras::WideHead{std::uint32_t(head.key.size()), std::uint32_t(offset), std::uint32_t(head.value.size()),
                            head.key_span.end, head.value_span.begin, head.value_span.end});

@@ -16,34 +16,39 @@ namespace greslint::model {
 
 namespace {
 
-/// The nodes a gres.conf NodeName= line names, the line checked (kGresConfNodeName); an
-/// invalid list names none (GresLine::nodes_valid unset).
-/// `single_before`: the NodeName= line before said the same and was one host name written
-/// plainly (is_single_host), as this one then is. Returns whether this one is.
-bool read_gres_nodes(GresLine& g, GresLineLists& lists, const VersionProfile& profile, Findings& findings,
-                     bool single_before) {
+/// What read_gres_nodes found of a NodeName= line's nodes.
+struct LineNodes {
+  bool valid = false;  ///< GresLine::nodes_valid
+  bool single = false;  ///< one host name written plainly (is_single_host)
+  std::uint32_t hostlist = 0;  ///< GresLine::hostlist
+};
+
+/// The nodes gres.conf NodeName= line `d` names, the line checked (kGresConfNodeNameStage);
+/// an invalid list names none. `single_before`: the NodeName= line before said the same and
+/// was one host name written plainly, as this one then is.
+/// Performance: a result in registers, not bits written into the caller's GresLine. Written
+/// a byte at a time and read back a word at a time (GresLine's bit fields), each line stalled
+/// on the store (a third of gather_part on a per-GPU gres.conf).
+LineNodes read_gres_nodes(const Directive& d, GresLineLists& lists, const VersionProfile& profile,
+                          Findings& findings, bool single_before) {
   // A per-node line names one host as written: a valid list of itself, no Hostlist needed
   // (building one per line was a quarter of reading a gres.conf written node by node).
-  if (single_before || is_single_host(g.d->head_value())) {
-    const rules::GresConfLineView view{profile, *g.d, nullptr};
+  if (single_before || is_single_host(d.head_value())) {
+    const rules::GresConfLineView view{profile, d, nullptr};
     for (const auto& check : rules::kGresConfNodeNameStage) check.run(view, findings);
-    g.nodes_valid = true;
-    return true;
+    return LineNodes{true, true, 0};
   }
-  const KeyValue head = g.d->head();
+  const KeyValue head = d.head();
   auto l = parse_hostlist(head.value, head.value_span, profile);
-  const rules::GresConfLineView view{profile, *g.d, &l};
+  const rules::GresConfLineView view{profile, d, &l};
   for (const auto& check : rules::kGresConfNodeNameStage) check.run(view, findings);
-  if (!l.ok()) return false;
+  if (!l.ok()) return LineNodes{};
   // A plain host name (the common per-node line) is its own one name: keep the view.
   const auto& ranges = l.list->ranges();
   const bool plain = ranges.size() == 1 && ranges.front().count() == 1 && ranges.front().host(0) == head.value;
-  if (!plain) {
-    lists.push_back(std::move(*l.list));
-    g.hostlist = std::uint32_t(lists.size());
-  }
-  g.nodes_valid = true;
-  return false;
+  if (plain) return LineNodes{true, false, 0};
+  lists.push_back(std::move(*l.list));
+  return LineNodes{true, false, std::uint32_t(lists.size())};
 }
 
 /// Ids for what lines say apart from the nodes they name: lines with equal ids give every
@@ -52,11 +57,11 @@ class ContentIds {
  public:
   explicit ContentIds(const SourceManager& sources) : sources_(sources) {}
 
-  /// `g`'s id; `globals_before`: how many Name= lines come before it in the file.
-  std::uint32_t id_of(const GresLine& g, std::uint32_t globals_before) {
-    const Directive& d = *g.d;
+  /// The id of directive `d`'s line, a NodeName= line or not (`node_scoped`); `globals_before`:
+  /// how many Name= lines come before it in the file.
+  std::uint32_t id_of(const Directive& d, bool node_scoped, std::uint32_t globals_before) {
     const std::uint32_t tail = std::min(d.head_value_span().end, d.span.end);
-    const std::uint32_t extra = (globals_before << 2) | (d.complete ? 2u : 0u) | (g.node_scoped ? 1u : 0u);
+    const std::uint32_t extra = (globals_before << 2) | (d.complete ? 2u : 0u) | (node_scoped ? 1u : 0u);
     const RepeatedTail* repeated = d.repeated_tail();
     std::string_view gap;
     if (repeated) {
@@ -172,10 +177,9 @@ void gather_part(const ConfigFile& gres, std::size_t begin, std::size_t end, con
     g.file_order = std::uint32_t(part.lines.size() + part.name_lines.size());
     // The spec's canonical name: the key as written may be in any case. Performance: comparing
     // the written key without case was a twelfth of this pass on a per-GPU gres.conf.
-    g.node_scoped = d.head_spec()->name == "NodeName";
-    if (!g.node_scoped) {
+    if (d.head_spec()->name != "NodeName") {
       // Slurm's list holds every Name= record before any NodeName= one: none precedes it.
-      part.name_contents.push_back(part.ids.id_of(g, 0));
+      part.name_contents.push_back(part.ids.id_of(d, false, 0));
       part.name_lines.push_back(g);
       continue;
     }
@@ -183,15 +187,15 @@ void gather_part(const ConfigFile& gres, std::size_t begin, std::size_t end, con
     // line before was found to be, once.
     const std::string_view host = d.head_value();
     const bool same_host = !previous_host.empty() && host == previous_host;
-    const bool single = read_gres_nodes(g, part.hostlists, profile, findings, same_host && previous_single);
-    if (g.nodes_valid && !g.hostlist) {
-      g.same_host_as_previous = same_host;
-      previous_host = host;
-      previous_single = single;
-    } else {
-      previous_host = {};
-    }
-    part.contents.push_back(part.ids.id_of(g, std::uint32_t(part.name_lines.size())));
+    const LineNodes nodes = read_gres_nodes(d, part.hostlists, profile, findings, same_host && previous_single);
+    const bool one_host = nodes.valid && nodes.hostlist == 0;
+    previous_host = one_host ? host : std::string_view();
+    previous_single = nodes.single;
+    g.node_scoped = true;
+    g.nodes_valid = nodes.valid;
+    g.hostlist = nodes.hostlist;
+    g.same_host_as_previous = one_host && same_host;
+    part.contents.push_back(part.ids.id_of(d, true, std::uint32_t(part.name_lines.size())));
     part.lines.push_back(g);
   }
 }
