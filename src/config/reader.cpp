@@ -205,7 +205,7 @@ bool Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
     if (copy_heads_) {
       if (d.repeated_tail())
         copy_head(l, m->key_begin, d);
-      else if (*sub == KeyTable::gres_record && !l.is_cooked())
+      else if (!l.is_cooked())
         copy_line(l, m->key_begin, d);
     }
     to_mapping_.rehome(d);

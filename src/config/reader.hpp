@@ -224,8 +224,8 @@ class Reader {
   /// a mapped file's pages need not stay once read (release_read). Performance: the model
   /// reads every line's head, and kept a per-GPU gres.conf's 53 MB resident for it.
   void copy_head(const LogicalLine& l, std::size_t from, Directive& d);
-  /// A gres.conf record of a mapped file that repeats no tail: its whole text from `from` (the
-  /// head) on is copied, while kLineCopyBytes allow, and its views moved there (own_line).
+  /// A record of a mapped file that repeats no tail: its whole text from `from` (the head) on
+  /// is copied, while kLineCopyBytes allow, and its views moved there (own_line).
   void copy_line(const LogicalLine& l, std::size_t from, Directive& d);
   /// `text`, copied into a block kept as long as the directives.
   std::string_view copy_text(std::string_view text);
@@ -303,12 +303,15 @@ class Reader {
   std::string_view copies_;
   std::size_t copies_used_ = 0;
   std::string_view last_head_copy_;
-  /// What copy_line may still copy. Performance: a gres.conf line that repeats no earlier one
-  /// (the first of each kind, an exception) is read again when the records are gathered
-  /// (model/gres_records.cpp, ContentIds). From the mapping, that read maps the page cache's
-  /// folio around it: a 2 MiB one for a file written moments before (a fresh checkout), and
-  /// a gres.conf of 800,000 lines peaked 18 MB higher for ten such reads. Bounded, so that a
-  /// file of lines that all differ costs at most this much more memory than its mapping.
+  /// What copy_line may still copy. Performance: a record line that repeats no earlier one
+  /// (the first of each kind, an exception) is read again by the model: a gres.conf line when
+  /// the records are gathered (model/gres_records.cpp, ContentIds), a slurm.conf NodeName line
+  /// when its node line is made. From the mapping, that read maps the page cache's folio
+  /// around it: a 2 MiB one for a file written moments before (a fresh checkout). A gres.conf
+  /// of 800,000 lines peaked 18 MB higher for ten such reads; a slurm.conf of 100,000 node
+  /// lines whose Feature= names the rack (two lines of each rack parsed whole) kept 15 MB of
+  /// its 14 MB file resident. Bounded, so that a file of lines that all differ costs at most
+  /// this much more memory than its mapping.
   static constexpr std::size_t kLineCopyBytes = std::size_t(512) << 10;
   std::size_t line_copies_left_ = kLineCopyBytes;
   std::unordered_map<const KeySpec*, KeyValue> settings_;
