@@ -38,6 +38,8 @@ comma-separated list combines shapes, e.g. slurm-node,gres-node2):
                  inventory, each node with its own NodeAddr=
   addr-last      node-addr with the NodeAddr= at the end of each line, as templates that
                  append it write it
+  rack-features  inventory with a Feature= naming each node's rack (Feature=rack0001,ib), so
+                 the text after the address repeats only within a rack
   include-racks  racks of 32 (unless --rack-size says otherwise); slurm.conf and gres.conf
                  Include one file per rack (3,125 + 3,125 files at 100,000 nodes)
   partitions     one partition per 4 racks listing each rack's range, and one partition
@@ -114,6 +116,7 @@ SHAPES = {
     "node-addr": {"slurm": "node", "addr": True},
     "inventory": {"slurm": "node", "addr": True, "gres": "node2"},
     "addr-last": {"slurm": "node", "addr": "last"},
+    "rack-features": {"slurm": "node", "addr": True, "gres": "node2", "features": "rack"},
     "include-racks": {"slurm": "include", "gres": "include"},
     "partitions": {"partitions": "long"},
     "types16": {"types": 16},
@@ -310,8 +313,11 @@ class Cluster:
                         host = r * self.rack_size + s  # unique per node: below 2^24
                         addr = " NodeAddr=10.%d.%d.%d" % (host >> 16, (host >> 8) & 255, host & 255)
                     first, last = (addr, "") if self.shape["addr"] != "last" else ("", addr)
-                    out.append("NodeName=%s%s %s Gres=%s State=UNKNOWN%s"
-                               % (self.node_name(r, s), first, self.topology(t), self.gres_value(t, gpus), last))
+                    # Where the node stands, as inventories tag it: a feature per rack.
+                    features = " Feature=rack%0*d,ib" % (self.rack_w, r + 1) if self.shape["features"] == "rack" else ""
+                    out.append("NodeName=%s%s %s Gres=%s%s State=UNKNOWN%s"
+                               % (self.node_name(r, s), first, self.topology(t), self.gres_value(t, gpus), features,
+                                  last))
             return "\n".join(out) + "\n"
         out = ["# Compute nodes: one DEFAULT block per GPU generation, one %s per rack."
                % ("file" if self.shape["slurm"] == "include" else "line")]
@@ -485,7 +491,8 @@ class Cluster:
 
 
 def parse_shape(text):
-    shape = {"slurm": "rack", "gres": "rack", "partitions": "simple", "types": 4, "shared": False, "addr": False}
+    shape = {"slurm": "rack", "gres": "rack", "partitions": "simple", "types": 4, "shared": False, "addr": False,
+             "features": None}
     for name in text.split(","):
         if name not in SHAPES:
             raise argparse.ArgumentTypeError("unknown shape %r; shapes: %s" % (name, ", ".join(SHAPES)))
