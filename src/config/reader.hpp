@@ -309,8 +309,8 @@ class Reader {
   /// when its node line is made. From the mapping, that read maps the page cache's folio
   /// around it: a 2 MiB one for a file written moments before (a fresh checkout). A gres.conf
   /// of 800,000 lines peaked 18 MB higher for ten such reads; a slurm.conf of 100,000 node
-  /// lines whose Feature= names the rack (two lines of each rack parsed whole) kept 15 MB of
-  /// its 14 MB file resident. Bounded, so that a file of lines that all differ costs at most
+  /// lines whose Feature= names the rack (two lines of each rack parsed whole) kept nearly all
+  /// of its 15 MB file resident. Bounded, so that a file of lines that all differ costs at most
   /// this much more memory than its mapping.
   static constexpr std::size_t kLineCopyBytes = std::size_t(512) << 10;
   std::size_t line_copies_left_ = kLineCopyBytes;
