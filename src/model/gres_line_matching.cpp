@@ -180,7 +180,7 @@ void Analyzer::match_range(std::uint32_t begin, std::uint32_t end, LineMatch& m)
   IdMap line_lists;  ///< a node's list before this line -> after it
   // The last node found, across lines: files written node by node name the next node on
   // the next line (see NodeIndex::find_near).
-  std::uint32_t previous = NodeIndex::kNone;
+  NodeIndex::Near near;
   // The host the line before named alone, and its node (names are unique in the node table).
   // Performance: a file written one line per GPU names each node on eight lines running;
   // finding the name again, and the list's growth, were half of matching its 800,000 lines.
@@ -226,7 +226,7 @@ void Analyzer::match_range(std::uint32_t begin, std::uint32_t end, LineMatch& m)
       const std::string_view host = g.d->head_value();
       if (last_host_node == NodeIndex::kNone || host != last_host) {
         last_host = host;
-        last_host_node = node_index_.find_near(node_names, host, previous);
+        last_host_node = node_index_.find_near(node_names, host, near);
       }
       if (last_host_node != NodeIndex::kNone) {
         add(last_host_node, nullptr);
@@ -238,7 +238,7 @@ void Analyzer::match_range(std::uint32_t begin, std::uint32_t end, LineMatch& m)
       line_lists.clear();
       IdMap* shared_lists = nodes.size() > 1 ? &line_lists : nullptr;
       nodes.for_each([&](const std::string& host) {
-        const std::uint32_t n = node_index_.find_near(node_names, host, previous);
+        const std::uint32_t n = node_index_.find_near(node_names, host, near);
         if (n == NodeIndex::kNone) {
           if (unknown.size() < 256) unknown.push_back(host);
           return;

@@ -30,24 +30,56 @@ class NodeIndex {
   /// The node called `name` (exact, case-sensitive), or kNone.
   std::uint32_t find(const std::vector<std::string>& names, std::string_view name) const {
     if (slots_.empty()) return kNone;
-    const std::uint32_t h = hash(name);
-    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+    const Parsed p = parse(name);
+    if (p.digits <= kMaxExactDigits) {
+      if (const std::uint32_t id = find_prefix(p.prefix, p.prefix_hash); id != kNoPrefix) {
+        const std::uint64_t key = exact_key(id, p);
+        for (std::size_t i = p.hash & mask_;; i = (i + 1) & mask_) {
+          const Slot& s = slots_[i];
+          if (s.node == kNone) return kNone;
+          if (s.key == key) return s.node;
+        }
+      }
+      // No name with this text before its number was indexed by its parts.
+      if (!prefixes_full_) return kNone;
+    }
+    const std::uint64_t key = whole_key(name);
+    for (std::size_t i = p.hash & mask_;; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
       if (s.node == kNone) return kNone;
-      if (s.hash == h && names[s.node] == name) return s.node;
+      if (s.key == key && names[s.node] == name) return s.node;
     }
   }
-  /// find(), trying first the node after `previous` (and updating it), then `previous` itself:
-  /// gres.conf and partition hostlists mostly name nodes in slurm.conf order, a gres.conf
-  /// written node by node often has two or more lines per node, and comparing with a name of
-  /// node_names (contiguous memory) saves the probe, a likely cache miss in a 2 MB table.
-  /// Names are unique in node_names, so an equal name is the answer.
-  std::uint32_t find_near(const std::vector<std::string>& names, std::string_view name, std::uint32_t& previous) const {
-    const std::uint32_t next = previous + 1;  // kNone + 1 == 0: the first node
-    if (next < names.size() && names[next] == name) return previous = next;
-    if (previous < names.size() && names[previous] == name) return previous;
+  /// Where find_near guesses: the node after the one it found last, or that one again, while
+  /// such guesses keep being right.
+  struct Near {
+    std::uint32_t previous = kNone;
+    std::uint32_t misses = 0;  ///< guesses wrong in a row, up to kNearMisses
+  };
+  /// find(), trying first the node after the one found last, then that one itself: gres.conf
+  /// and partition hostlists mostly name nodes in slurm.conf order, a gres.conf written node
+  /// by node often has two or more lines per node, and comparing with a name of node_names
+  /// (contiguous memory) saves the probe. Names are unique in node_names, so an equal name
+  /// is the answer. Performance: in another order than slurm.conf's each guess is a cache
+  /// miss of its own; after kNearMisses wrong guesses in a row it stops guessing, until a
+  /// node found is one a guess would have found.
+  std::uint32_t find_near(const std::vector<std::string>& names, std::string_view name, Near& near) const {
+    const std::uint32_t next = near.previous + 1;  // kNone + 1 == 0: the first node
+    if (near.misses < kNearMisses) {
+      if (next < names.size() && names[next] == name) {
+        near.misses = 0;
+        return near.previous = next;
+      }
+      if (near.previous < names.size() && names[near.previous] == name) {
+        near.misses = 0;
+        return near.previous;
+      }
+    }
     const std::uint32_t found = find(names, name);
-    if (found != kNone) previous = found;
+    if (found == kNone) return found;
+    const bool guessable = found == next || found == near.previous;
+    near.misses = guessable ? 0 : std::min(near.misses + 1, kNearMisses);
+    near.previous = found;
     return found;
   }
   /// Makes room for `n` names at once (growing rehashes every name).
@@ -59,37 +91,116 @@ class NodeIndex {
   /// Indexes names[node] unless a node of that name is indexed; returns the node that has it.
   std::uint32_t insert(const std::vector<std::string>& names, std::uint32_t node) {
     if ((count_ + 1) * 2 > slots_.size()) rehash(slots_.empty() ? 1024 : slots_.size() * 2);
-    const std::uint32_t h = hash(names[node]);
-    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+    const std::string_view name = names[node];
+    const Parsed p = parse(name);
+    const std::uint32_t id = p.digits <= kMaxExactDigits ? add_prefix(p.prefix, p.prefix_hash) : kNoPrefix;
+    const bool exact = id != kNoPrefix;
+    const std::uint64_t key = exact ? exact_key(id, p) : whole_key(name);
+    for (std::size_t i = p.hash & mask_;; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
       if (s.node == kNone) {
-        s = Slot{h, node};
+        s = Slot{p.hash, node, key};
         ++count_;
         return node;
       }
-      if (s.hash == h && names[s.node] == names[node]) return s.node;
+      if (s.key == key && (exact || names[s.node] == name)) return s.node;
     }
   }
 
  private:
+  /// A slot's key tells its name from every other without reading the name: the id of the
+  /// text before the name's trailing number, how many digits that number has and its value,
+  /// for a name whose text before the number is among the first kMaxPrefixes; else a hash of
+  /// the whole name (the top bit clear), and the names are compared.
+  /// Performance: a lookup out of node order (a gres.conf or a partition that lists the nodes
+  /// in another order than slurm.conf) missed the cache twice, in the slots and then in
+  /// node_names to compare the name, and the second miss was three quarters of the lookup.
   struct Slot {
-    std::uint32_t hash = 0;
+    std::uint32_t hash = 0;  ///< where the probe starts (see parse)
     std::uint32_t node = kNone;
+    std::uint64_t key = 0;
+  };
+  static constexpr std::uint32_t kNearMisses = 4;
+  static constexpr std::uint32_t kNoPrefix = 0xFFFFFFFF;
+  static constexpr std::uint32_t kMaxPrefixes = 1u << 13;
+  static constexpr std::size_t kMaxExactDigits = 15;  ///< fewer than 2^50 (digits, number) pairs
+  static constexpr std::uint64_t kExact = std::uint64_t{1} << 63;
+
+  /// A name as the index sees it: the text before its trailing number (at most 18 digits),
+  /// the number, and where its probe starts.
+  struct Parsed {
+    std::string_view prefix;
+    std::size_t digits = 0;
+    std::uint64_t number = 0;
+    std::uint64_t prefix_hash = 0;
+    std::uint32_t hash = 0;
   };
   /// Names that differ only in a trailing number a little apart (r0001n001 ... r0001n008)
   /// hash to neighbouring slots: node names are inserted and looked up mostly in counting
   /// order, and a random slot per name was a cache miss each (most of building the index of
   /// 100,000 nodes). Groups of eight numbers share a cache line of slots; the groups and
   /// the text before the number are hashed, so no long runs of names pile up in one place.
-  static std::uint32_t hash(std::string_view s) noexcept {
-    std::size_t digits = s.size();
-    while (digits > 0 && s[digits - 1] >= '0' && s[digits - 1] <= '9' && s.size() - digits < 18) --digits;
-    std::uint64_t number = 0;
-    for (std::size_t i = digits; i < s.size(); ++i) number = number * 10 + std::uint64_t(s[i] - '0');
-    const std::uint64_t text = text_hash(s.substr(0, digits)) ^ (s.size() - digits);
-    const std::uint64_t group = (text + (number >> 3)) * 0x9E3779B97F4A7C15ULL;
-    return static_cast<std::uint32_t>((group >> 32) & ~std::uint64_t{7}) | std::uint32_t(number & 7);
+  static Parsed parse(std::string_view s) noexcept {
+    std::size_t begin = s.size();
+    while (begin > 0 && s[begin - 1] >= '0' && s[begin - 1] <= '9' && s.size() - begin < 18) --begin;
+    Parsed p;
+    p.prefix = s.substr(0, begin);
+    p.digits = s.size() - begin;
+    for (std::size_t i = begin; i < s.size(); ++i) p.number = p.number * 10 + std::uint64_t(s[i] - '0');
+    p.prefix_hash = text_hash(p.prefix);
+    const std::uint64_t group = ((p.prefix_hash ^ p.digits) + (p.number >> 3)) * 0x9E3779B97F4A7C15ULL;
+    p.hash = static_cast<std::uint32_t>((group >> 32) & ~std::uint64_t{7}) | std::uint32_t(p.number & 7);
+    return p;
   }
+  /// The (digits, number) pairs of up to kMaxExactDigits digits counted one after another
+  /// ("" 0, then "0".."9", then "00".."99", ...), below the prefix's id.
+  static std::uint64_t exact_key(std::uint32_t prefix, const Parsed& p) noexcept {
+    std::uint64_t shorter = 0;  // the pairs of fewer digits: (10^digits - 1) / 9
+    for (std::size_t i = 0; i < p.digits; ++i) shorter = shorter * 10 + 1;
+    return kExact | (std::uint64_t(prefix) << 50) | (shorter + p.number);
+  }
+  static std::uint64_t whole_key(std::string_view name) noexcept { return text_hash(name) & ~kExact; }
+
+  std::uint32_t find_prefix(std::string_view prefix, std::uint64_t h) const noexcept {
+    if (prefix_slots_.empty()) return kNoPrefix;
+    const std::size_t mask = prefix_slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+      const PrefixSlot& s = prefix_slots_[i];
+      if (s.id == kNoPrefix) return kNoPrefix;
+      if (s.hash == h && prefixes_[s.id] == prefix) return s.id;
+    }
+  }
+  /// The id of `prefix`, given one if there is room. Names are inserted in slurm.conf's
+  /// order, where a rack's nodes share the text before their number: the last id first.
+  std::uint32_t add_prefix(std::string_view prefix, std::uint64_t h) {
+    if (last_prefix_ != kNoPrefix && prefixes_[last_prefix_] == prefix) return last_prefix_;
+    if (const std::uint32_t id = find_prefix(prefix, h); id != kNoPrefix) return last_prefix_ = id;
+    if (prefixes_.size() == kMaxPrefixes) {
+      prefixes_full_ = true;
+      return kNoPrefix;
+    }
+    if ((prefixes_.size() + 1) * 2 > prefix_slots_.size()) {
+      std::vector<PrefixSlot> old = std::move(prefix_slots_);
+      prefix_slots_.assign(old.empty() ? 64 : old.size() * 2, PrefixSlot{});
+      for (const PrefixSlot& s : old)
+        if (s.id != kNoPrefix) place_prefix(s);
+    }
+    const auto id = std::uint32_t(prefixes_.size());
+    prefixes_.emplace_back(prefix);
+    place_prefix(PrefixSlot{h, id});
+    return last_prefix_ = id;
+  }
+  struct PrefixSlot {
+    std::uint64_t hash = 0;
+    std::uint32_t id = kNoPrefix;
+  };
+  void place_prefix(const PrefixSlot& slot) {
+    const std::size_t mask = prefix_slots_.size() - 1;
+    std::size_t i = slot.hash & mask;
+    while (prefix_slots_[i].id != kNoPrefix) i = (i + 1) & mask;
+    prefix_slots_[i] = slot;
+  }
+
   void rehash(std::size_t capacity) {  // a power of two
     std::vector<Slot> old = std::move(slots_);
     slots_.assign(capacity, Slot{});
@@ -105,6 +216,10 @@ class NodeIndex {
   std::vector<Slot> slots_;
   std::size_t mask_ = 0;
   std::size_t count_ = 0;
+  std::vector<std::string> prefixes_;  ///< by id
+  std::vector<PrefixSlot> prefix_slots_;
+  std::uint32_t last_prefix_ = kNoPrefix;
+  bool prefixes_full_ = false;  ///< some name's prefix found no room: its key is whole_key
 };
 
 /// "did you mean" for a gres.conf name slurm.conf does not define: the first slurm.conf node

@@ -70,9 +70,9 @@ void Analyzer::check_partitions() {
     };
     std::optional<rules::PartitionView> view;
     if (nodes && d.complete) view.emplace(rules::PartitionView{d, *nodes, {}, std::nullopt});
-    std::uint32_t previous = NodeIndex::kNone;
+    NodeIndex::Near near;
     auto look_up = [&](const std::string& host) {
-      const std::uint32_t n = node_index_.find_near(cluster_.node_names, host, previous);
+      const std::uint32_t n = node_index_.find_near(cluster_.node_names, host, near);
       if (n != NodeIndex::kNone) add(n);
       else if (view && view->unknown.size() < 64) view->unknown.push_back(host);
     };

@@ -93,7 +93,7 @@ void Analyzer::check_policy() {
 // Performance: node_index_ (see NodeIndex), not a second std::unordered_map of every name.
 rules::PartitionCover Analyzer::walk_partitions(const rules::PolicyView& policy) {
   const std::vector<std::string>& names = cluster_.node_names;
-  std::uint32_t previous = NodeIndex::kNone;
+  NodeIndex::Near near;
   std::unordered_map<std::string, const KeyValue*> nodesets;
   for (const Directive* d : slurm_index_.records("NodeSet")) nodesets[std::string(d->head().value)] = d->find("Nodes");
   rules::PartitionCover cover;
@@ -119,7 +119,7 @@ rules::PartitionCover Analyzer::walk_partitions(const rules::PolicyView& policy)
       has_gpu = true;
     };
     auto add = [&](const std::string& host) {
-      if (const std::uint32_t node = node_index_.find_near(names, host, previous); node != NodeIndex::kNone)
+      if (const std::uint32_t node = node_index_.find_near(names, host, near); node != NodeIndex::kNone)
         return offer(node);
       auto ns = nodesets.find(host);
       if (ns == nodesets.end()) return;

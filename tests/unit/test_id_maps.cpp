@@ -51,29 +51,47 @@ TEST_CASE("IdMap: clear forgets every key, small or grown", "[model]") {
 
 TEST_CASE("NodeIndex: finds every name, exactly, whatever the names look like", "[model]") {
   // Counted names (the hash puts neighbours together), padded and unpadded twins, names
-  // without digits, digits only, more digits than 64 bits hold, and a name with a NUL.
+  // without digits, digits only, numbers of 15 digits (the most a key holds) and of 16, more
+  // digits than 64 bits hold, and a name with a NUL.
   std::vector<std::string> names;
   for (int rack = 1; rack <= 40; ++rack)
     for (int slot = 1; slot <= 100; ++slot) names.push_back(fmt::format("r{:04}n{:03}", rack, slot));
   for (int i = 0; i < 3000; ++i) names.push_back(fmt::format("gpu{}", i));
   for (int i = 0; i < 100; ++i) names.push_back(fmt::format("gpu{:05}", i));  // gpu00007 beside gpu7
-  for (const char* s : {"login", "head", "0", "00", "000", "123456789012345678901234567890",
-                        "123456789012345678901234567891", "n18446744073709551615", "n18446744073709551616"})
+  for (const char* s : {"login", "head", "0", "00", "000", "n999999999999999", "n0999999999999999",
+                        "n099999999999999", "123456789012345678901234567890", "123456789012345678901234567891",
+                        "n18446744073709551615", "n18446744073709551616"})
     names.emplace_back(s);
   names.push_back(std::string("nul\0name", 8));
+  // More texts before a number than the index keys by their parts: the later ones are keyed
+  // by the whole name, and found as surely.
+  const std::size_t spelled = names.size();
+  for (int i = 0; i < 9000; ++i) names.push_back(fmt::format("host-{}-x{}", i, i % 3 == 0 ? "" : "7"));
   model::NodeIndex index;
   for (std::uint32_t n = 0; n < names.size(); ++n) REQUIRE(index.insert(names, n) == n);
-  std::uint32_t previous = model::NodeIndex::kNone;
+  model::NodeIndex::Near near;
   for (std::uint32_t n = 0; n < names.size(); ++n) {
     CAPTURE(names[n]);
     CHECK(index.find(names, names[n]) == n);
-    CHECK(index.find_near(names, names[n], previous) == n);
+    CHECK(index.find_near(names, names[n], near) == n);
   }
-  // A second insert of a name answers the node that has it.
+  // Out of order (find_near stops guessing), then in order again (it guesses again).
+  std::vector<std::uint32_t> order(spelled);
+  for (std::uint32_t n = 0; n < order.size(); ++n) order[n] = std::uint32_t((std::uint64_t(n) * 2654435761u) % spelled);
+  model::NodeIndex::Near wandering;
+  for (const std::uint32_t n : order) {
+    CAPTURE(names[n]);
+    CHECK(index.find_near(names, names[n], wandering) == n);
+  }
+  for (std::uint32_t n = 0; n < spelled; ++n) CHECK(index.find_near(names, names[n], wandering) == n);
+  // A second insert of a name answers the node that has it, keyed by its parts or whole.
   names.push_back("r0007n042");
   CHECK(index.insert(names, std::uint32_t(names.size() - 1)) == 6 * 100 + 41);
+  names.back() = "host-8999-x7";
+  CHECK(index.insert(names, std::uint32_t(names.size() - 1)) == spelled + 8999);
   names.pop_back();
-  for (const char* absent : {"r0001n000", "r0041n001", "gpu3000", "gpu000100", "GPU1", "r0001n01", "", "nul"})
+  for (const char* absent : {"r0001n000", "r0041n001", "gpu3000", "gpu000100", "GPU1", "r0001n01", "", "nul",
+                             "n99999999999999", "n1999999999999999", "host-9000-x7", "host-3-x7", "host-2-x"})
     CHECK(index.find(names, absent) == model::NodeIndex::kNone);
 }
 
