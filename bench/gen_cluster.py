@@ -40,6 +40,9 @@ comma-separated list combines shapes, e.g. slurm-node,gres-node2):
                  append it write it
   rack-features  inventory with a Feature= naming each node's rack (Feature=rack0001,ib), so
                  the text after the address repeats only within a rack
+  unsorted       inventory with each node's lines in no particular order (both files, a
+                 node's two gres.conf lines kept together), as an export from a store that
+                 keeps no order writes them: no lookup of a node finds it next to the last
   include-racks  racks of 32 (unless --rack-size says otherwise); slurm.conf and gres.conf
                  Include one file per rack (3,125 + 3,125 files at 100,000 nodes)
   partitions     one partition per 4 racks listing each rack's range, and one partition
@@ -117,6 +120,7 @@ SHAPES = {
     "inventory": {"slurm": "node", "addr": True, "gres": "node2"},
     "addr-last": {"slurm": "node", "addr": "last"},
     "rack-features": {"slurm": "node", "addr": True, "gres": "node2", "features": "rack"},
+    "unsorted": {"slurm": "node", "addr": True, "gres": "node2", "order": "shuffled"},
     "include-racks": {"slurm": "include", "gres": "include"},
     "partitions": {"partitions": "long"},
     "types16": {"types": 16},
@@ -318,6 +322,7 @@ class Cluster:
                     out.append("NodeName=%s%s %s Gres=%s%s State=UNKNOWN%s"
                                % (self.node_name(r, s), first, self.topology(t), self.gres_value(t, gpus), features,
                                   last))
+            out[1:] = self.in_order(out[1:])
             return "\n".join(out) + "\n"
         out = ["# Compute nodes: one DEFAULT block per GPU generation, one %s per rack."
                % ("file" if self.shape["slurm"] == "include" else "line")]
@@ -422,24 +427,14 @@ class Cluster:
         normal = [s for s in self.slots[r] if s not in exc]
         kind, bad = self.broken.get(r, (None, []))
         per_node = self.shape["gres"] in ("node1", "node2", "gpu")
-        one_line = self.shape["gres"] == "node1"
-        per_gpu = self.shape["gres"] == "gpu"
         out = []
 
         def names_of(slots, kind=None):
             # padding-typo: the admin typed r0007n[1-100] for r0007n[001-100].
             return hostlist(self.prefix(r), slots, 0 if kind == "padding-typo" else self.slot_w)
 
-        for s in self.slots[r]:
-            if not per_node:
-                break
-            skip = (3,) if s in exc else ()
-            k = kind if s in bad else None
-            names = names_of([s], k)
-            out += self.gpu_lines(r, names, k, skip, one_line, per_gpu)
-            out += self.shared_line(r, names, GPUS_PER_NODE - len(skip))
         if per_node:
-            return out
+            return [line for lines in self.node_gres_lines(r) for line in lines]
         good = [s for s in normal if s not in bad]
         if good:
             out += self.gpu_lines(r, names_of(good))
@@ -452,12 +447,39 @@ class Cluster:
             out += self.shared_line(r, names_of([s]), GPUS_PER_NODE - 1)
         return out
 
+    def node_gres_lines(self, r):
+        """The gres.conf lines of each node of rack r, in a file written node by node."""
+        exc = self.exceptions.get(r, [])
+        kind, bad = self.broken.get(r, (None, []))
+        out = []
+        for s in self.slots[r]:
+            skip = (3,) if s in exc else ()
+            k = kind if s in bad else None
+            # padding-typo: the admin typed r0007n1 for r0007n001.
+            names = hostlist(self.prefix(r), [s], 0 if k == "padding-typo" else self.slot_w)
+            out.append(self.gpu_lines(r, names, k, skip, self.shape["gres"] == "node1", self.shape["gres"] == "gpu") +
+                       self.shared_line(r, names, GPUS_PER_NODE - len(skip)))
+        return out
+
     def gres_type_conf(self, t):
         out = ["# %s racks" % t]
-        for r in range(self.racks):
-            if self.rack_type[r] == t:
-                out += self.rack_gres_lines(r)
+        racks = [r for r in range(self.racks) if self.rack_type[r] == t]
+        if self.shape["order"] == "shuffled":
+            # Each node's lines stay together: an export writes a node's record at once.
+            nodes = [lines for r in racks for lines in self.node_gres_lines(r)]
+            return "\n".join(out + [line for lines in self.in_order(nodes) for line in lines]) + "\n"
+        for r in racks:
+            out += self.rack_gres_lines(r)
         return "\n".join(out) + "\n"
+
+    def in_order(self, items):
+        """`items` in the shape's order: as given, or shuffled by a generator of their own (the
+        nodes broken and the exceptions are the same as in the sorted shape)."""
+        if self.shape["order"] != "shuffled":
+            return items
+        items = list(items)
+        random.Random("order-%d" % self.args.seed).shuffle(items)
+        return items
 
     def write(self, d):
         os.makedirs(d, exist_ok=True)
@@ -492,7 +514,7 @@ class Cluster:
 
 def parse_shape(text):
     shape = {"slurm": "rack", "gres": "rack", "partitions": "simple", "types": 4, "shared": False, "addr": False,
-             "features": None}
+             "features": None, "order": "sorted"}
     for name in text.split(","):
         if name not in SHAPES:
             raise argparse.ArgumentTypeError("unknown shape %r; shapes: %s" % (name, ", ".join(SHAPES)))

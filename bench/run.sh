@@ -150,7 +150,7 @@ for k in 0 1; do
 done
 
 # ---- 6. shapes -------------------------------------------------------------------------------
-SHAPES=(${SHAPES:-racks gres-node gres-node2 gres-gpu slurm-node both-node node-addr inventory addr-last rack-features include-racks partitions types16 shared})
+SHAPES=(${SHAPES:-racks gres-node gres-node2 gres-gpu slurm-node both-node node-addr inventory addr-last rack-features unsorted include-racks partitions types16 shared})
 unset SLURM_CONF
 say "shapes: ${SHAPES[*]}"
 for shape in "${SHAPES[@]}"; do

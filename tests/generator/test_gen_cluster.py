@@ -19,7 +19,7 @@ import unittest
 
 RELEASES = ("22.05", "23.02", "23.11", "24.05", "24.11", "25.05", "25.11", "26.05")
 SHAPES = ("racks", "gres-node", "gres-node2", "gres-gpu", "slurm-node", "both-node", "node-addr", "inventory",
-          "addr-last", "rack-features", "include-racks", "partitions", "types16", "shared")
+          "addr-last", "rack-features", "unsorted", "include-racks", "partitions", "types16", "shared")
 NODES = 2000
 BROKEN = 150
 # kind -> the rule that names the mistake
