@@ -90,6 +90,7 @@ void Reader::read_alone(FileId file, std::string_view text, LaterLines& later) {
   std::uint32_t line_no = 1;
   ConfigFile& part = later.part;
   make_room(part, (later.limit - pos) / 24 + 1);  // as parse() reserves, advised for huge pages
+  allow_copies(text.substr(pos, later.limit - pos));
   LogicalLine line;
   std::uint32_t lines_seen = 0;
   std::uint32_t released = later.begin;

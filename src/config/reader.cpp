@@ -42,6 +42,7 @@ void Reader::parse_included(FileId file, ConfigFile& result, int depth) {
   const bool copy_heads_before = std::exchange(copy_heads_, sources_.mapped(file));
   const bool release_before = std::exchange(release_pages_, copy_heads_ && !sources_.has_parse_copy(file));
   const std::string_view text = sources_.parse_text(file);
+  allow_copies(text);
   const ParseCopyViews to_mapping_before = std::exchange(
       to_mapping_, sources_.has_parse_copy(file) ? ParseCopyViews{text.data(), text.size(), sources_.text(file).data()}
                                                  : ParseCopyViews{});

@@ -311,9 +311,18 @@ class Reader {
   /// of 800,000 lines peaked 18 MB higher for ten such reads; a slurm.conf of 100,000 node
   /// lines whose Feature= names the rack (two lines of each rack parsed whole) kept nearly all
   /// of its 15 MB file resident. Bounded, so that a file of lines that all differ costs at most
-  /// this much more memory than its mapping.
+  /// this much, and a quarter of its size (allow_copies), more memory than its mapping: a
+  /// slurm.conf of 100,000 node lines with a Weight= of their own among their pairs, a sixth
+  /// of its lines parsed whole throughout the file, kept the file resident for them (17 MB
+  /// of a 127 MB peak) with 512 KiB to copy them into.
   static constexpr std::size_t kLineCopyBytes = std::size_t(512) << 10;
+  static constexpr std::size_t kLineCopyShare = 4;
   std::size_t line_copies_left_ = kLineCopyBytes;
+  /// Lets copy_line copy a further share of `text`, a mapped file's text (or part of it) that
+  /// this reader is about to read.
+  void allow_copies(std::string_view text) {
+    if (copy_heads_) line_copies_left_ += text.size() / kLineCopyShare;
+  }
   std::unordered_map<const KeySpec*, KeyValue> settings_;
   std::unordered_map<std::string, const KeySpec*> key_specs_;  ///< see key_spec()
   std::string key_buffer_;
@@ -396,7 +405,7 @@ class Reader {
   /// of the page faults of a 10-node run (72 of 220, two readers), ~1 ms on this machine,
   /// where such a run costs ~3 ms more than starting a process.
   static constexpr std::size_t kFirstSeenTailSets = 1u << 5;
-  static constexpr std::size_t kSeenTailSets = 1u << 11;
+  static constexpr std::size_t kSeenTailSets = 1u << 14;
   std::vector<SeenTailSet> seen_tails_;
   std::size_t seen_tails_held_ = 0;  ///< ways of seen_tails_ that hold a tail
   /// True when `key` was seen before (and is now forgotten here); else remembers it.

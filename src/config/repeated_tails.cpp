@@ -49,7 +49,11 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
   }
   const bool clean = parse_record(file, l, table, ptr, d, result);
   if (!may_repeat || !clean) return;
-  if (repeated_tails_.size() < kMaxRepeatedTails && seen_before(key))
+  // The whole text after the head holds the node's own address: no other node's line says
+  // it, and noting it as seen would push out the texts beside the address, which others do
+  // say (a slurm.conf of 40,000 node lines with 4,000 Weight= values in turn parsed 31,040
+  // of them whole).
+  if (own.end == 0 && repeated_tails_.size() < kMaxRepeatedTails && seen_before(key))
     remember_tail(key, relative_tail(d, tail, l.offsets[ptr], 0));
   if (own.end != 0 && repeated_tails_.size() < kMaxRepeatedTails && seen_before(shared_key))
     remember_tail(shared_key, relative_tail(d, shared_key.text, l.offsets[own.shared_begin], own_first ? own.count : 0,
