@@ -60,7 +60,7 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
            l.gres_span.size() == p.gres_span.size() && elsewhere == gres_elsewhere(p) &&
            (!elsewhere || (l.gres_span.file == p.gres_span.file && l.gres_span.begin == p.gres_span.begin)) &&
            l.gres == p.gres && l.reason == p.reason &&
-           (grestypes_.empty() || l.gres.empty() || !names_unknown_gres(l.gres) || l.names_text == p.names_text);
+           (grestypes_.empty() || l.gres.empty() || !names_unknown_gres(l.gres) || l.names_text() == p.names_text());
   };
   for (const NodeLine& l : node_lines_) {
     if (!out.empty() && same_key(l, *(&l - 1))) {
@@ -86,7 +86,7 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
     }
     if (!grestypes_.empty() && !l.gres.empty() && names_unknown_gres(l.gres)) {
       key.push_back('\0');
-      key += l.names_text;
+      key += l.names_text();
     }
     out.push_back(ids.try_emplace(key, std::uint32_t(ids.size())).first->second);
   }
@@ -244,7 +244,7 @@ Span Analyzer::translate(Span s, std::uint32_t from, std::uint32_t to) const {
   const NodeLine& a = node_lines_[node_line_of_[from]];
   const NodeLine& b = node_lines_[node_line_of_[to]];
   if (within(s, a.d->span)) {
-    if (s.begin == a.names_span.begin && s.end == a.names_span.end) return b.names_span;
+    if (s.begin == a.names_span().begin && s.end == a.names_span().end) return b.names_span();
     if (within(s, a.gres_span))
       return Span{b.gres_span.file, b.gres_span.begin + (s.begin - a.gres_span.begin),
                   b.gres_span.begin + (s.end - a.gres_span.begin)};

@@ -156,6 +156,9 @@ Analyzer::NodeLinesSeen Analyzer::reserve_nodes(const std::vector<const Directiv
   return seen;
 }
 
+// A slurm.conf written node by node holds 100,000 of them: each byte here is 0.1 MB.
+static_assert(sizeof(NodeLine) <= 128, "a NodeLine grew past 128 bytes");
+
 NodeLine Analyzer::node_line_of(const Directive& d, const NodeDefaults& defaults, std::uint32_t defaults_seen,
                                 NodeLinePrototypes& prototypes) const {
   const RepeatedTail* tail = d.repeated_tail();
@@ -183,8 +186,6 @@ NodeLine Analyzer::node_line_of(const Directive& d, const NodeDefaults& defaults
   };
   NodeLine line = proto.line;
   line.d = &d;
-  line.names_text = d.head().value;
-  line.names_span = d.head().value_span;
   line.gres = move_view(line.gres);
   line.gres_span = move_span(line.gres_span);
   line.state = move_view(line.state);
@@ -196,8 +197,6 @@ NodeLine Analyzer::node_line_of(const Directive& d, const NodeDefaults& defaults
 NodeLine Analyzer::node_line(const Directive& d, const NodeDefaults& defaults) const {
   NodeLine line;
   line.d = &d;
-  line.names_text = d.head().value;
-  line.names_span = d.head().value_span;
   TopologyReader(d, defaults, line).run();
   if (const KeyValue* g = get(d, defaults, "Gres")) {
     line.gres = g->value;
@@ -264,7 +263,7 @@ void Analyzer::add_node(std::string_view host, Span where, std::uint32_t line, s
 
 void Analyzer::add_nodes(const NodeLine& names_of, const Hostlist& names, std::uint32_t line,
                          std::vector<DuplicateNode>& duplicates) {
-  spend(names.size(), names_of.names_span);
+  spend(names.size(), names_of.names_span());
   names.for_each([&](const std::string& host, const HostRange& r) { insert_node(host, r.item, line, duplicates); });
 }
 

@@ -335,7 +335,7 @@ void Analyzer::check_addresses(NodeLineRun& run, const Directive& d, std::uint32
     for (std::size_t i = 0; i < made; ++i) {
       const List& l = lists[i];
       const rules::NodeAddressView view{profile_, l.kv, l.parsed ? &*l.parsed : nullptr, node_count,
-                                        line.names_span};
+                                        line.names_span()};
       for (const auto& check : *stage) run.note(index, check.run(view, run.findings));
     }
 }

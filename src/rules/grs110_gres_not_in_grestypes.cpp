@@ -40,7 +40,7 @@ Outcome check_grs110(const NodeGresView& v, Findings& out) {
     out.report(GRS110, token_span(v.node, tok),
                fmt::format("Gres token \"{}\" names a GRES that GresTypes does not list, so Slurm drops it on {}",
                            shown_tok, kNodes))
-        .slurm(fmt::format("Invalid GRES configured on node {}: {}", clipped(v.node.names_text), shown_tok))
+        .slurm(fmt::format("Invalid GRES configured on node {}: {}", clipped(v.node.names_text()), shown_tok))
         .help(other_case ? std::string("GresTypes spells it differently; names are case-sensitive")
                          : fmt::format("add {} to GresTypes, or remove the token", shown_name));
   }

@@ -26,8 +26,8 @@ Outcome check_grs130_cpus_not_cores_or_threads(const NodeTableView& v, Findings&
         "NodeName={} CPUs={} doesn't match neither Sockets({})*CoresPerSocket({})=({}) nor "
         "Sockets({})*CoresPerSocket({})*ThreadsPerCore({})=({}).  Please fix your slurm.conf.",
         n.first_node, t.cpus, t.sockets, t.cores, cores, t.sockets, t.cores, t.threads, cores * t.threads);
-    out.report(GRS130, n.line->names_span,
-               fmt::format("{}: CPUs={} is neither the {} cores nor the {} threads; {} cannot start", n.line->names_text,
+    out.report(GRS130, n.line->names_span(),
+               fmt::format("{}: CPUs={} is neither the {} cores nor the {} threads; {} cannot start", n.line->names_text(),
                            t.cpus, cores, cores * t.threads, select))
         .slurm(line)
         .help(fmt::format("set CPUs={} (or drop CPUs= and let Slurm count)", cores * t.threads));

@@ -17,7 +17,7 @@ Outcome check_grs223(const GresLoadView& v, Findings& out) {
   if (profile.cloud_autodetect_fatal()) {
     std::string slurm = fmt::format("Cannot use AutoDetect on cloud node \"{}\"", kNode);
     v.load
-        .report(out, GRS223, node.names_span,
+        .report(out, GRS223, node.names_span(),
                 fmt::format("AutoDetect applies to CLOUD nodes {}; slurmctld {} refuses that", kNodes,
                             profile.version().str()))
         .slurm(slurm)
@@ -27,7 +27,7 @@ Outcome check_grs223(const GresLoadView& v, Findings& out) {
   // 23.11+ logs the error for each cloud node and goes on: the node registers with the
   // GRES its slurmd loads, so the error is all an admin sees of it.
   v.load
-      .report(out, GRS223, node.names_span,
+      .report(out, GRS223, node.names_span(),
               fmt::format("AutoDetect applies to CLOUD nodes {}; slurmctld {} cannot detect GPUs there and logs "
                           "an error for each of them",
                           kNodes, profile.version().str()))
