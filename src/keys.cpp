@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 
 namespace greslint {
 namespace {
@@ -638,6 +639,37 @@ KeyRange table_rows(KeyTable table) noexcept {
     case KeyTable::greslint_conf: return range_of(kGreslintConf);
   }
   return {};
+}
+
+namespace {
+constexpr KeyTable kEveryTable[] = {KeyTable::slurm_conf,     KeyTable::node_name,     KeyTable::partition_name,
+                                    KeyTable::node_set,       KeyTable::down_nodes,    KeyTable::slurmctld_host,
+                                    KeyTable::frontend_name,  KeyTable::power_action,  KeyTable::gres_conf,
+                                    KeyTable::gres_record,    KeyTable::cgroup_conf,   KeyTable::greslint_conf};
+static_assert(std::size(kEveryTable) == std::size_t(KeyTable::greslint_conf) + 1, "a KeyTable is missing here");
+static_assert(std::size(kEveryTable) <= (std::size_t(1) << (16 - kKeySpecRowBits)), "too many tables for 16-bit ids");
+constexpr std::size_t kLongestTable =
+    std::max({kSlurmConf.size(), kNodeName.size(), kPartitionName.size(), kNodeSet.size(), kDownNodes.size(),
+              kFrontendName.size(), kPowerAction.size(), kGresConf.size(), kGresRecord.size(), kCgroupConf.size(),
+              kGreslintConf.size()});
+static_assert(kLongestTable < (std::size_t(1) << kKeySpecRowBits), "a table too long for 16-bit ids");
+}  // namespace
+
+// Constant-initialized: the tables' own addresses, in KeyTable order (kEveryTable).
+const KeySpec* const kKeyTableRows[] = {
+    kSlurmConf.data(),    kNodeName.data(),     kPartitionName.data(), kNodeSet.data(),
+    kDownNodes.data(),    kSlurmctldHost.data(), kFrontendName.data(), kPowerAction.data(),
+    kGresConf.data(),     kGresRecord.data(),   kCgroupConf.data(),    kGreslintConf.data(),
+};
+
+std::uint16_t key_spec_id(const KeySpec* spec) noexcept {
+  if (!spec) return kNoKeySpecId;
+  for (const KeyTable table : kEveryTable) {
+    const KeyRange rows = table_rows(table);
+    if (spec >= rows.first && spec < rows.last)
+      return std::uint16_t((unsigned(table) << kKeySpecRowBits) | unsigned(spec - rows.first));
+  }
+  return kNoKeySpecId;
 }
 
 KeyRange key_history(KeyTable table, std::string_view key) noexcept {

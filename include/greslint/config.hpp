@@ -92,21 +92,33 @@ struct LineExtras {
   KeyValues pairs;
   std::uint32_t key_mask = 0;  ///< key_bit of every pair in `pairs`, or-ed (seal_keys)
   std::unique_ptr<WideHead> wide;
+  /// The directive's repeated tail, which the directive's one pointer names until the line
+  /// has extras (Directive::more_).
+  const RepeatedTail* tail = nullptr;
 };
-struct LineExtrasDeleter {
-  void operator()(LineExtras* extras) const noexcept;
-};
-using LineExtrasPtr = std::unique_ptr<LineExtras, LineExtrasDeleter>;
 
 /// One logical line that parsed: a top-level setting, or a record (NodeName=..., Name=...).
-/// 64 bytes: a gres.conf written one line per GPU holds 800,000 of them at 100,000 nodes. The
+/// 48 bytes: a gres.conf written one line per GPU holds 800,000 of them at 100,000 nodes. The
 /// head is kept as offsets and made on demand (head()); a KeyValue of its own was 72 bytes
 /// of the 128 a directive took, 58 MB of such a file's 161 MB. Its spans are found from its
 /// text's offsets (a line read as written has them the same), its rarer keys' bits are in
 /// LineExtras: 88 -> 64 bytes, 19 MB less on that file, each MB of fresh memory ~0.4 ms here.
+/// 64 -> 48: the head's KeySpec as a 16-bit id, its operator in three bits, and one pointer
+/// for the repeated tail and the extras (13 MB less on that file).
 class Directive {
  public:
-  Directive() : quoted_(false), owns_line_(false), wide_(false) {}
+  Directive() : quoted_(false), owns_line_(false), wide_(false), op_code_(0) {}
+  ~Directive() { drop_extras(); }
+  Directive(Directive&& other) noexcept { take(other); }
+  Directive& operator=(Directive&& other) noexcept {
+    if (this != &other) {
+      drop_extras();
+      take(other);
+    }
+    return *this;
+  }
+  Directive(const Directive&) = delete;
+  Directive& operator=(const Directive&) = delete;
 
   enum class Kind : std::uint8_t { setting, record };
   Kind kind = Kind::setting;
@@ -127,17 +139,17 @@ class Directive {
     KeyValue kv;
     kv.key = std::string_view(key_, key_size());
     kv.value = head_value();
-    kv.spec = spec_;
+    kv.spec = head_spec();
     kv.key_span = Span{span.file, key_begin_, key_end()};
     kv.value_span = head_value_span();
-    kv.op = op_;
+    kv.op = kOps[op_code_];
     kv.quoted = quoted_;
     return kv;
   }
   /// The head's value and its span, without making the whole head.
   std::string_view head_value() const { return std::string_view(key_ + value_offset(), value_size()); }
   Span head_value_span() const { return Span{span.file, value_begin(), value_end()}; }
-  const KeySpec* head_spec() const { return spec_; }
+  const KeySpec* head_spec() const { return key_spec_of(spec_id_); }
   /// A record's sub-keys after the head, in order (a setting has none).
   const KeyValues& rest() const;
   /// Last occurrence of `key` among the record's sub-keys (Slurm: last value wins).
@@ -149,7 +161,10 @@ class Directive {
   /// pairs_after_tail() more) that this line repeats from an earlier line, or null. Lines with
   /// the same non-null tail have equal sub-keys but for their own, apart from where they are
   /// written.
-  const RepeatedTail* repeated_tail() const { return tail_; }
+  const RepeatedTail* repeated_tail() const {
+    const LineExtras* extras = extras_if_any();
+    return extras ? extras->tail : static_cast<const RepeatedTail*>(more_);
+  }
   /// How many of the sub-keys the line says before its repeated tail (all of them without one).
   std::size_t pairs_before_tail() const;
   /// How many of the sub-keys the line says after its repeated tail (none without one): a
@@ -158,7 +173,8 @@ class Directive {
   /// Where a repeating line's tail starts: its text (the tail's own copy), and its offset in
   /// the file. For a line without one, the text right after its head's value.
   const char* tail_text() const {
-    return tail_ ? tail_->text.data() : key_ + value_offset() + (tail_begin() - value_begin());
+    const RepeatedTail* tail = repeated_tail();
+    return tail ? tail->text.data() : key_ + value_offset() + (tail_begin() - value_begin());
   }
   std::uint32_t tail_begin() const { return value_end() + tail_gap_; }
   /// A repeating line's text between its head's value and its tail (blanks, a closing quote),
@@ -178,12 +194,14 @@ class Directive {
   /// makes them), and its spans are in span.file.
   /// Inline: the reader makes `head` right before (make_pair), and a call through memory
   /// stalled on reading back, a word at a time, the spans it had just written in halves.
-  void set_head(const KeyValue& head) {
+  /// `spec_id` is key_spec_id(head.spec), which the reader finds once per key.
+  void set_head(const KeyValue& head, std::uint16_t spec_id) {
     const std::ptrdiff_t offset = head.value.data() - head.key.data();
     key_ = head.key.data();
-    spec_ = head.spec;
+    if (spec_id == kNoKeySpecId && head.spec) throw_unkept_head();
+    spec_id_ = spec_id;
     key_begin_ = head.key_span.begin;
-    op_ = head.op;
+    op_code_ = op_code(head.op);
     quoted_ = head.quoted;
     // Read as written (nearly every line), the spans are the text's offsets from the key.
     const bool as_read = offset >= 0 && offset < UINT8_MAX && head.key.size() <= UINT8_MAX &&
@@ -195,7 +213,7 @@ class Directive {
     key_size_ = std::uint8_t(head.key.size());
     value_offset_ = std::uint8_t(offset);
     value_size_ = std::uint16_t(head.value.size());
-    if (extras_) extras_->wide.reset();
+    if (LineExtras* extras = extras_if_any()) extras->wide.reset();
   }
   KeyValues& own_rest() const { return extras().pairs; }
   /// The sub-keys but those in own_rest() (none, or a node's own NodeAddr=..., before the
@@ -207,7 +225,8 @@ class Directive {
   bool repeat(const RepeatedTail* tail, std::uint32_t begin) {
     const std::uint32_t from = value_end();
     if (begin < from || begin - from > UINT16_MAX) return false;
-    tail_ = tail;
+    if (LineExtras* extras = extras_if_any()) extras->tail = tail;
+    else more_ = tail;
     tail_gap_ = static_cast<std::uint16_t>(begin - from);
     return true;
   }
@@ -229,18 +248,41 @@ class Directive {
   void seal_keys();
 
  private:
-  /// Whether the tail's pairs are still to be made (extras_ then holds the line's own pairs).
+  /// Whether the tail's pairs are still to be made (the extras then hold the line's own pairs).
   bool tail_pending() const;
   KeyValue tail_pair(const RepeatedTail::Pair& p) const;
   /// set_head for a head whose spans are not its text's offsets (LineExtras::WideHead).
   void set_wide_head(const KeyValue& head, std::ptrdiff_t offset);
   LineExtras& extras() const;
+  /// The extras, if the line has any (more_ names them, its lowest bit set).
+  LineExtras* extras_if_any() const noexcept {
+    const auto word = reinterpret_cast<std::uintptr_t>(more_);
+    return (word & 1u) ? reinterpret_cast<LineExtras*>(word - 1u) : nullptr;
+  }
+  void drop_extras() noexcept;
+  /// Moves `other` here (its extras too), leaving it without extras or tail.
+  void take(Directive& other) noexcept;
+  [[noreturn]] static void throw_unkept_head();
   /// key_bit of every sub-key, or-ed: the tail's and the line's own.
   std::uint32_t key_mask() const {
-    return (tail_ ? tail_->key_mask : 0) | (extras_ ? extras_->key_mask : 0);
+    const LineExtras* extras = extras_if_any();
+    const RepeatedTail* tail = extras ? extras->tail : static_cast<const RepeatedTail*>(more_);
+    return (tail ? tail->key_mask : 0) | (extras ? extras->key_mask : 0);
   }
   // A head read as written (no wide_): its spans are its text's offsets from key_begin_.
-  const LineExtras::WideHead& wide() const { return *extras_->wide; }
+  const LineExtras::WideHead& wide() const { return *extras_if_any()->wide; }
+  /// The operators a pair may have (KeyValue::op), by op_code_.
+  static constexpr char kOps[] = {0, '+', '-', '*', '/'};
+  static std::uint8_t op_code(char op) {
+    switch (op) {
+      case 0: return 0;
+      case '+': return 1;
+      case '-': return 2;
+      case '*': return 3;
+      case '/': return 4;
+      default: throw_unkept_head();
+    }
+  }
   std::uint32_t key_size() const { return wide_ ? wide().key_size : key_size_; }
   std::uint32_t value_offset() const { return wide_ ? wide().value_offset : value_offset_; }
   std::uint32_t value_size() const { return wide_ ? wide().value_size : value_size_; }
@@ -252,22 +294,23 @@ class Directive {
   std::uint16_t value_size_ = 0;
   std::uint8_t key_size_ = 0;
   std::uint8_t value_offset_ = 0;  ///< from the key's first byte to the value's
-  char op_ = 0;
   bool quoted_ : 1;
   bool owns_line_ : 1;
-  bool wide_ : 1;  ///< the head is in extras_->wide
-  /// extras_ holds the tail's pairs too (rest() made them), between the line's own. A byte of
-  /// its own: rest() sets it on a const directive, beside bits other threads may read.
+  bool wide_ : 1;  ///< the head is in the extras' wide
+  std::uint8_t op_code_ : 3;  ///< the head's operator, as kOps has it
+  /// The extras hold the tail's pairs too (rest() made them), between the line's own. A byte
+  /// of its own: rest() sets it on a const directive, beside bits other threads may read.
   mutable bool tail_merged_ = false;
+  std::uint16_t spec_id_ = kNoKeySpecId;  ///< the head's KeySpec (key_spec_of)
   // The head (see head()): its key's text; the value is found from there.
   const char* key_ = "";
-  const KeySpec* spec_ = nullptr;
-  /// A repeating line's sub-keys are made only when something asks for them (rest(),
-  /// find()): the model reads most repeating lines through their head and repeated_tail().
-  /// Until then it holds the pairs the line says before its tail, if any, or none. Made
-  /// once, never changed after: pointers into it stay valid.
-  mutable LineExtrasPtr extras_;
-  const RepeatedTail* tail_ = nullptr;  ///< owned by the SourceManager of the file's text
+  /// Null; the repeated tail (owned by the SourceManager of the file's text); or, with its
+  /// lowest bit set, the line's LineExtras (allocated with line_memory), whose `tail` then
+  /// holds the tail. A repeating line's sub-keys are made only when something asks for
+  /// them (rest(), find()): the model reads most repeating lines through their head and
+  /// repeated_tail(). Until then the extras hold the pairs the line says before its tail,
+  /// if any, or none. Made once, never changed after: pointers into them stay valid.
+  mutable const void* more_ = nullptr;
 };
 
 /// A file's directives in file order, in a few blocks that never move once they hold a

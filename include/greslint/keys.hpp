@@ -85,6 +85,20 @@ struct KeyRange {
 /// Every row of `table`, over all releases (including kSlurmNext-only keys).
 KeyRange table_rows(KeyTable table) noexcept;
 
+/// A row of the key tables in 16 bits: its table (KeyTable) and its place there. A directive
+/// keeps its head's key so (Directive: 6 bytes of 48, 800,000 times in a per-GPU gres.conf).
+inline constexpr std::uint16_t kNoKeySpecId = 0xFFFF;
+inline constexpr unsigned kKeySpecRowBits = 10;  ///< every table has fewer than 1,024 rows
+/// The id of `spec`, a row of table_rows(some table), or kNoKeySpecId for null or for a
+/// KeySpec that is no table's row.
+std::uint16_t key_spec_id(const KeySpec* spec) noexcept;
+/// The first row of each table, in KeyTable order.
+extern const KeySpec* const kKeyTableRows[];
+/// The row `id` names (key_spec_id); null for kNoKeySpecId.
+inline const KeySpec* key_spec_of(std::uint16_t id) noexcept {
+  return id == kNoKeySpecId ? nullptr : kKeyTableRows[id >> kKeySpecRowBits] + (id & ((1u << kKeySpecRowBits) - 1));
+}
+
 /// The rows for `key` in any release, oldest first; empty if Slurm never had it. Lets a
 /// diagnostic say "new in 24.05" or "removed in 23.11" instead of just "unknown".
 KeyRange key_history(KeyTable table, std::string_view key) noexcept;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <new>
 #include <stdexcept>
+#include <utility>
 
 #include "greslint/config.hpp"
 #include "two_parts.hpp"
@@ -12,11 +13,40 @@
 namespace greslint {
 
 // A per-GPU gres.conf holds 800,000 directives at 100,000 nodes: each byte here is 0.8 MB.
-static_assert(sizeof(Directive) <= 64, "a Directive grew past 64 bytes");
+static_assert(sizeof(Directive) <= 48, "a Directive grew past 48 bytes");
+// more_ tells the extras from the tail by its lowest bit.
+static_assert(alignof(LineExtras) >= 2 && alignof(RepeatedTail) >= 2, "pointers with a bit to spare");
 
-void LineExtrasDeleter::operator()(LineExtras* extras) const noexcept {
-  extras->~LineExtras();
-  line_memory::deallocate(extras);
+void Directive::drop_extras() noexcept {
+  if (LineExtras* extras = extras_if_any()) {
+    extras->~LineExtras();
+    line_memory::deallocate(extras);
+  }
+  more_ = nullptr;
+}
+
+void Directive::take(Directive& other) noexcept {
+  kind = other.kind;
+  complete = other.complete;
+  tail_gap_ = other.tail_gap_;
+  line = other.line;
+  span = other.span;
+  key_begin_ = other.key_begin_;
+  value_size_ = other.value_size_;
+  key_size_ = other.key_size_;
+  value_offset_ = other.value_offset_;
+  quoted_ = other.quoted_;
+  owns_line_ = other.owns_line_;
+  wide_ = other.wide_;
+  op_code_ = other.op_code_;
+  tail_merged_ = other.tail_merged_;
+  spec_id_ = other.spec_id_;
+  key_ = other.key_;
+  more_ = std::exchange(other.more_, nullptr);
+}
+
+void Directive::throw_unkept_head() {
+  throw std::logic_error("a head whose key is no row of the key tables, or an operator Slurm has not");
 }
 
 namespace {
@@ -34,25 +64,33 @@ void Directive::set_wide_head(const KeyValue& head, std::ptrdiff_t offset) {
 }
 
 LineExtras& Directive::extras() const {
-  if (!extras_) extras_.reset(new (line_memory::allocate(sizeof(LineExtras))) LineExtras());
-  return *extras_;
+  if (LineExtras* extras = extras_if_any()) return *extras;
+  auto* extras = new (line_memory::allocate(sizeof(LineExtras))) LineExtras();
+  extras->tail = static_cast<const RepeatedTail*>(more_);
+  more_ = reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(extras) | 1u);
+  return *extras;
 }
 
-bool Directive::tail_pending() const { return tail_ && !tail_->pairs.empty() && !tail_merged_; }
+bool Directive::tail_pending() const {
+  const RepeatedTail* tail = repeated_tail();
+  return tail && !tail->pairs.empty() && !tail_merged_;
+}
 
 std::size_t Directive::pairs_before_tail() const {
-  if (!extras_) return 0;
-  const KeyValues& own = extras_->pairs;
-  if (!tail_) return own.size();
+  const LineExtras* extras = extras_if_any();
+  if (!extras) return 0;
+  const KeyValues& own = extras->pairs;
+  if (!extras->tail) return own.size();
   const std::uint32_t begin = tail_begin();
   return std::size_t(std::count_if(own.begin(), own.end(), [&](const KeyValue& kv) { return kv.key_span.begin < begin; }));
 }
 
 std::size_t Directive::pairs_after_tail() const {
-  if (!extras_ || !tail_) return 0;
-  const KeyValues& own = extras_->pairs;
+  const LineExtras* extras = extras_if_any();
+  if (!extras || !extras->tail) return 0;
+  const KeyValues& own = extras->pairs;
   // The tail's own pairs, once made, start before its end.
-  const std::uint64_t end = std::uint64_t(tail_begin()) + tail_->text.size();
+  const std::uint64_t end = std::uint64_t(tail_begin()) + extras->tail->text.size();
   return std::size_t(std::count_if(own.begin(), own.end(), [&](const KeyValue& kv) { return kv.key_span.begin >= end; }));
 }
 
@@ -78,15 +116,17 @@ const KeyValues& Directive::rest() const {
     KeyValues& own = own_rest();
     const std::uint32_t begin = tail_begin();
     const auto after = std::find_if(own.begin(), own.end(), [&](const KeyValue& kv) { return kv.key_span.begin >= begin; });
+    const RepeatedTail& tail = *repeated_tail();
     KeyValues pairs;
-    pairs.reserve(own.size() + tail_->pairs.size());
+    pairs.reserve(own.size() + tail.pairs.size());
     pairs.insert(pairs.end(), own.begin(), after);
-    for (const RepeatedTail::Pair& p : tail_->pairs) pairs.push_back(tail_pair(p));
+    for (const RepeatedTail::Pair& p : tail.pairs) pairs.push_back(tail_pair(p));
     pairs.insert(pairs.end(), after, own.end());
     own.swap(pairs);
     tail_merged_ = true;
   }
-  return extras_ ? extras_->pairs : kNoPairs;
+  const LineExtras* extras = extras_if_any();
+  return extras ? extras->pairs : kNoPairs;
 }
 
 std::optional<KeyValue> Directive::value_of(std::string_view key) const {
@@ -98,11 +138,13 @@ std::optional<KeyValue> Directive::value_of(std::string_view key) const {
   }
   // The last of a key: among the line's own pairs after the tail, the tail's, then the line's
   // own before it.
-  const KeyValues& own = extras_ ? extras_->pairs : kNoPairs;
+  const LineExtras* extras = extras_if_any();
+  const KeyValues& own = extras ? extras->pairs : kNoPairs;
+  const RepeatedTail& tail = *repeated_tail();
   auto it = own.rbegin();
   for (; it != own.rend() && it->key_span.begin >= tail_begin(); ++it)
     if (named(it->spec)) return *it;
-  for (auto t = tail_->pairs.rbegin(); t != tail_->pairs.rend(); ++t)
+  for (auto t = tail.pairs.rbegin(); t != tail.pairs.rend(); ++t)
     if (named(t->spec)) return tail_pair(*t);
   for (; it != own.rend(); ++it)
     if (named(it->spec)) return *it;
@@ -116,8 +158,8 @@ void Directive::rehome_head(const char* from, std::size_t size, const char* to) 
   };
   // The value is found from the key: both move, or neither.
   if (inside(key_, key_size()) && inside(key_ + value_offset(), value_size())) key_ = to + (key_ - from);
-  if (extras_)
-    for (KeyValue& kv : extras_->pairs) {
+  if (LineExtras* extras = extras_if_any())
+    for (KeyValue& kv : extras->pairs) {
       rehome(kv.key);
       rehome(kv.value);
     }
@@ -126,8 +168,8 @@ void Directive::rehome_head(const char* from, std::size_t size, const char* to) 
 void Directive::shift_file(std::uint16_t by) {
   // The head's spans are in span.file.
   greslint::shift_file(span, by);
-  if (extras_)
-    for (KeyValue& kv : extras_->pairs) {
+  if (LineExtras* extras = extras_if_any())
+    for (KeyValue& kv : extras->pairs) {
       greslint::shift_file(kv.key_span, by);
       greslint::shift_file(kv.value_span, by);
     }
@@ -151,11 +193,12 @@ void ConfigFile::shift_files_but_directives(std::uint16_t by) {
 }
 
 void Directive::seal_keys() {
-  // A repeating line's own pairs, if any, are in extras_ beside the tail's keys (key_mask()).
-  if (!extras_) return;
-  extras_->key_mask = 0;
-  for (const KeyValue& kv : extras_->pairs)
-    if (kv.spec) extras_->key_mask |= key_bit(kv.spec->name);
+  // A repeating line's own pairs, if any, are in the extras beside the tail's keys (key_mask()).
+  LineExtras* extras = extras_if_any();
+  if (!extras) return;
+  extras->key_mask = 0;
+  for (const KeyValue& kv : extras->pairs)
+    if (kv.spec) extras->key_mask |= key_bit(kv.spec->name);
 }
 
 const KeyValue* Directive::find(std::string_view key) const {

@@ -182,7 +182,7 @@ bool Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
       unknown_key(file, l, *m, options_.table, /*in_record=*/false, result);
       return true;
     }
-    last_head_ = LastHead{std::string(key), spec, record_table(options_.table, key)};
+    last_head_ = LastHead{std::string(key), spec, record_table(options_.table, key), key_spec_id(spec)};
   }
   const KeySpec* spec = last_head_.spec;
   const auto sub = last_head_.record;
@@ -196,7 +196,7 @@ bool Reader::handle_line(FileId file, LogicalLine& l, ConfigFile& result, int de
   Directive d;
   d.span = Span{file, l.begin, l.end};
   d.line = l.first_line;
-  d.set_head(make_pair(file, l, *m, spec));
+  d.set_head(make_pair(file, l, *m, spec), last_head_.spec_id);
   check_joins(file, l, *m);
   check_empty_value(file, l, *m);
   std::size_t ptr = m->end;

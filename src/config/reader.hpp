@@ -338,6 +338,7 @@ class Reader {
     std::string key;
     const KeySpec* spec = nullptr;
     std::optional<KeyTable> record;
+    std::uint16_t spec_id = kNoKeySpecId;  ///< key_spec_id(spec), for Directive::set_head
   };
   LastHead last_head_;
   static constexpr std::size_t kRecentKeys = 32;
