@@ -107,7 +107,7 @@ struct ConfigModel {
   Settings settings;
   std::vector<std::string> grestypes;  ///< in Slurm's context order (shared names after gpu)
   std::vector<NodeLine> node_lines;
-  std::vector<GresLine> gres_lines;  ///< slurmd's record order: every Name= line, then the NodeName= lines
+  GresLines gres_lines;  ///< slurmd's record order: every Name= line, then the NodeName= lines
   std::vector<const GresLine*> global_lines;  ///< the Name= lines, which every node reads
   NodeGresLines node_gres_lines;
   std::optional<KeyValue> global_autodetect;  ///< gres.conf's last top-level AutoDetect=

@@ -11,7 +11,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "greslint/config.hpp"
@@ -134,11 +136,35 @@ class GresLineNodes {
   bool valid_;
 };
 
+/// An allocator whose elements made without a value are left as they are (default-
+/// initialised): a vector of a trivial type resized to its largest size touches no page until
+/// its elements are written. Performance: the two threads that gather gres.conf's records
+/// write them straight into one vector, each into its own range (model/gres_records.cpp).
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>& /*other*/) noexcept {}  // NOLINT(google-explicit-constructor): as std::allocator's
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
 /// One gres.conf record line (Name= or NodeName=), before it is applied to a node. A file
 /// written one line per GPU has 800,000 of them at 100,000 nodes: 16 bytes each, not 56.
+/// Trivial, so that a GresLines made to its size is not written through: make one with `{}`.
 struct GresLine {
-  const Directive* d = nullptr;
-  std::uint32_t file_order = 0;
+  const Directive* d;
+  std::uint32_t file_order;
   /// A NodeName= list other than one plain host (a plain host is the head's own value): 1 +
   /// its index among the lists the lines share (GresLineLists), 0 for none. An index, not a
   /// pointer: the per-node lines that have none were 8 bytes each.
@@ -150,9 +176,12 @@ struct GresLine {
   /// running, and matching its lines to nodes read each line's directive for the name: a
   /// cache miss per line, most of matching 800,000 of them.
   bool same_host_as_previous : 1;
-
-  GresLine() : hostlist(0), node_scoped(false), nodes_valid(false), same_host_as_previous(false) {}
 };
+static_assert(std::is_trivially_default_constructible_v<GresLine>, "GresLines are sized before they are written");
+
+/// gres.conf's record lines, and an id per line (what the line says: GresRecords::contents).
+using GresLines = std::vector<GresLine, DefaultInitAllocator<GresLine>>;
+using GresLineIds = std::vector<std::uint32_t, DefaultInitAllocator<std::uint32_t>>;
 
 /// The hostlists of the gres.conf lines that name more than one plain host (GresLine::hostlist).
 using GresLineLists = std::deque<Hostlist>;

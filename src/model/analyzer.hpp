@@ -342,7 +342,7 @@ class Analyzer {
   Settings settings_;
   std::vector<std::string> grestypes_;  ///< in Slurm's context order (shared names after gpu)
   std::vector<NodeLine> node_lines_;
-  std::vector<GresLine> gres_lines_;
+  GresLines gres_lines_;
   GresLineLists gres_hostlists_;  ///< GresLine::hostlist's lists
   Cluster cluster_;
   NodeIndex node_index_;  ///< over cluster_.node_names
@@ -363,7 +363,7 @@ class Analyzer {
   std::uint64_t named_nodes_ = 0;  ///< node names on every NodeName line so far, duplicates included
   // Node classes (classes.cpp).
   std::vector<const GresLine*> global_lines_;         ///< the Name= lines, which every node reads
-  std::vector<std::uint32_t> gres_contents_;  ///< GresRecords::contents of gres_lines_
+  GresLineIds gres_contents_;  ///< GresRecords::contents of gres_lines_
   NodeGresLines node_gres_lines_;  ///< the NodeName= lines each node reads
   std::vector<std::uint32_t> content_list_of_;        ///< node -> id of what its gres.conf lines say
   std::vector<DownNodesOverride> down_overrides_;     ///< 1-based ids of down_of_

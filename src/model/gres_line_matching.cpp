@@ -176,7 +176,7 @@ void Analyzer::match_gres_lines() {
 
 void Analyzer::match_range(std::uint32_t begin, std::uint32_t end, LineMatch& m) {
   const std::vector<std::string>& node_names = cluster_.node_names;
-  const std::vector<std::uint32_t>& content = gres_contents_;
+  const GresLineIds& content = gres_contents_;
   IdMap line_lists;  ///< a node's list before this line -> after it
   // The last node found, across lines: files written node by node name the next node on
   // the next line (see NodeIndex::find_near).

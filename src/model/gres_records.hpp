@@ -20,10 +20,10 @@ namespace greslint::model {
 struct GresRecords {
   /// Slurm's record list: every Name= record, then every NodeName= record, each in file
   /// order. Points into the file's directives.
-  std::vector<GresLine> lines;
+  GresLines lines;
   std::vector<const GresLine*> global_lines;  ///< the Name= lines, which every node reads
   /// Per line, an id for what it says apart from the nodes it names (see gather_gres_records).
-  std::vector<std::uint32_t> contents;
+  GresLineIds contents;
   GresLineLists hostlists;  ///< the lines' lists of more than one plain host
   std::string autodetect;  ///< a global AutoDetect= (the last), else empty
   std::optional<KeyValue> autodetect_kv;

@@ -333,7 +333,7 @@ struct PolicyView {
   bool slurmctld_failed;  ///< a start-up check already stopped slurmctld
   /// For kClusterPolicyNodes: the node classes, with the AutoDetect each has.
   const std::vector<NodeClass>& classes;
-  const std::vector<GresLine>& gres_lines;  ///< gres.conf lines in record order
+  const GresLines& gres_lines;  ///< gres.conf lines in record order
   const KeyValue* global_autodetect;        ///< gres.conf's AutoDetect= line; null without one
   const std::string& global_autodetect_value;  ///< its value as classes carry it
   const PartitionCover* partitions = nullptr;  ///< null until the partition walk (kClusterPolicyNodes has it)

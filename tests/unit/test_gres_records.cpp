@@ -76,7 +76,7 @@ TEST_CASE("gres records: content ids count up in Slurm's list order", "[gres_rec
   const model::GresRecords& r = g->records;
   REQUIRE(record_lines(r) == std::vector<std::uint32_t>{3, 5, 1, 2, 4, 6});
   // Found in file order, line 1 would take id 0; in Slurm's order the global lines come first.
-  CHECK(r.contents == std::vector<std::uint32_t>{0, 0, 1, 1, 2, 3});
+  CHECK(r.contents == GresLineIds{0, 0, 1, 1, 2, 3});
 }
 
 TEST_CASE("gres records: a file without Name= lines keeps its ids in file order", "[gres_records]") {
@@ -88,7 +88,7 @@ TEST_CASE("gres records: a file without Name= lines keeps its ids in file order"
       "NodeName=n3 Name=gpu File=/dev/nvidia2 Cores=16-23\n");
   const model::GresRecords& r = g->records;
   CHECK(record_lines(r) == std::vector<std::uint32_t>{1, 2, 3, 4, 5});
-  CHECK(r.contents == std::vector<std::uint32_t>{0, 1, 0, 1, 2});
+  CHECK(r.contents == GresLineIds{0, 1, 0, 1, 2});
   CHECK(r.global_lines.empty());
 }
 
@@ -109,7 +109,7 @@ TEST_CASE("gres records: lines read from their own copies get the ids of what th
   REQUIRE(r.lines.size() == 49);
   REQUIRE(g->file.directives[24].repeated_tail() != nullptr);
   REQUIRE(g->file.directives[24].gap_text() == "\"");
-  std::vector<std::uint32_t> want;
+  GresLineIds want;
   for (int round = 0; round < 4; ++round)
     for (std::uint32_t k = 0; k < 12; ++k) want.push_back(round < 2 ? k : 12 + k);
   want.push_back(0);
