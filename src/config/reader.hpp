@@ -402,13 +402,19 @@ class Reader {
     std::uint8_t older = 0;  ///< the way to replace next
   };
   /// The table starts small and grows fourfold while it is more than a quarter full, up to
-  /// kSeenTailSets. Performance: at its full 147 KB from the first line, zeroing it was a third
+  /// kSeenTailSets; past kPlainSeenTailSets only while one text in kSeenHitShare asked about
+  /// was there. Performance: at its full 147 KB from the first line, zeroing it was a third
   /// of the page faults of a 10-node run (72 of 220, two readers), ~1 ms on this machine,
-  /// where such a run costs ~3 ms more than starting a process.
+  /// where such a run costs ~3 ms more than starting a process. Texts that come round every
+  /// few thousand lines (a Weight= of 4,000 values in turn) need the larger table; texts that
+  /// never come again (each line with a value of its own) only pay for its cache misses.
   static constexpr std::size_t kFirstSeenTailSets = 1u << 5;
+  static constexpr std::size_t kPlainSeenTailSets = 1u << 11;
   static constexpr std::size_t kSeenTailSets = 1u << 14;
+  static constexpr std::size_t kSeenHitShare = 64;
   std::vector<SeenTailSet> seen_tails_;
   std::size_t seen_tails_held_ = 0;  ///< ways of seen_tails_ that hold a tail
+  std::size_t seen_asked_ = 0, seen_found_ = 0;  ///< seen_before's calls, and its trues
   /// True when `key` was seen before (and is now forgotten here); else remembers it.
   bool seen_before(const TailKey& key);
   /// The set of `sets` (a power of two of them) that `key` belongs to.

@@ -157,14 +157,17 @@ bool Reader::names_any(const RepeatedTail& tail, const OwnPairs& own) {
 
 bool Reader::seen_before(const TailKey& key) {
   if (seen_tails_.empty()) seen_tails_.resize(kFirstSeenTailSets);
+  ++seen_asked_;
   for (SeenTail& way : set_for(seen_tails_, key).ways)
     if (way.key == key) {
       way = SeenTail{};
       --seen_tails_held_;
+      ++seen_found_;
       return true;
     }
   if (put_seen_tail(seen_tails_, key)) ++seen_tails_held_;
-  if (seen_tails_held_ > seen_tails_.size() / 2 && seen_tails_.size() < kSeenTailSets) grow_seen_tails();
+  const bool useful = seen_tails_.size() < kPlainSeenTailSets || seen_found_ * kSeenHitShare >= seen_asked_;
+  if (seen_tails_held_ > seen_tails_.size() / 2 && seen_tails_.size() < kSeenTailSets && useful) grow_seen_tails();
   return false;
 }
 
@@ -196,6 +199,7 @@ void Reader::grow_seen_tails() {
 void Reader::forget_seen_tails() {
   seen_tails_.clear();
   seen_tails_held_ = 0;
+  seen_asked_ = seen_found_ = 0;
 }
 
 std::shared_ptr<RepeatedTail> Reader::relative_tail(const Directive& d, std::string_view text, std::uint32_t begin,
