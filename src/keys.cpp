@@ -621,54 +621,49 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t li
   return prev[m];
 }
 
+// Every table's rows, in KeyTable order: table_rows(), and the 16-bit ids' tables.
+constexpr KeyRange kTables[] = {
+    range_of(kSlurmConf),    // slurm_conf
+    range_of(kNodeName),     // node_name
+    range_of(kPartitionName),  // partition_name
+    range_of(kNodeSet),      // node_set
+    range_of(kDownNodes),    // down_nodes
+    range_of(kSlurmctldHost),  // slurmctld_host
+    range_of(kFrontendName),  // frontend_name
+    range_of(kPowerAction),  // power_action
+    range_of(kGresConf),     // gres_conf
+    range_of(kGresRecord),   // gres_record
+    range_of(kCgroupConf),   // cgroup_conf
+    range_of(kGreslintConf),  // greslint_conf
+};
+static_assert(std::size(kTables) == std::size_t(KeyTable::greslint_conf) + 1, "a KeyTable is missing here");
+static_assert(std::size(kTables) <= (std::size_t(1) << (16 - kKeySpecRowBits)), "too many tables for 16-bit ids");
+constexpr bool rows_fit_ids() {
+  for (const KeyRange& rows : kTables)
+    if (rows.size() >= (std::size_t(1) << kKeySpecRowBits)) return false;
+  return true;
+}
+static_assert(rows_fit_ids(), "a table too long for 16-bit ids");
+
 }  // namespace
 
 KeyRange table_rows(KeyTable table) noexcept {
-  switch (table) {
-    case KeyTable::slurm_conf: return range_of(kSlurmConf);
-    case KeyTable::node_name: return range_of(kNodeName);
-    case KeyTable::partition_name: return range_of(kPartitionName);
-    case KeyTable::node_set: return range_of(kNodeSet);
-    case KeyTable::down_nodes: return range_of(kDownNodes);
-    case KeyTable::slurmctld_host: return range_of(kSlurmctldHost);
-    case KeyTable::frontend_name: return range_of(kFrontendName);
-    case KeyTable::power_action: return range_of(kPowerAction);
-    case KeyTable::gres_conf: return range_of(kGresConf);
-    case KeyTable::gres_record: return range_of(kGresRecord);
-    case KeyTable::cgroup_conf: return range_of(kCgroupConf);
-    case KeyTable::greslint_conf: return range_of(kGreslintConf);
-  }
-  return {};
+  const auto i = std::size_t(table);
+  return i < std::size(kTables) ? kTables[i] : KeyRange{};
 }
 
-namespace {
-constexpr KeyTable kEveryTable[] = {KeyTable::slurm_conf,     KeyTable::node_name,     KeyTable::partition_name,
-                                    KeyTable::node_set,       KeyTable::down_nodes,    KeyTable::slurmctld_host,
-                                    KeyTable::frontend_name,  KeyTable::power_action,  KeyTable::gres_conf,
-                                    KeyTable::gres_record,    KeyTable::cgroup_conf,   KeyTable::greslint_conf};
-static_assert(std::size(kEveryTable) == std::size_t(KeyTable::greslint_conf) + 1, "a KeyTable is missing here");
-static_assert(std::size(kEveryTable) <= (std::size_t(1) << (16 - kKeySpecRowBits)), "too many tables for 16-bit ids");
-constexpr std::size_t kLongestTable =
-    std::max({kSlurmConf.size(), kNodeName.size(), kPartitionName.size(), kNodeSet.size(), kDownNodes.size(),
-              kFrontendName.size(), kPowerAction.size(), kGresConf.size(), kGresRecord.size(), kCgroupConf.size(),
-              kGreslintConf.size()});
-static_assert(kLongestTable < (std::size_t(1) << kKeySpecRowBits), "a table too long for 16-bit ids");
-}  // namespace
-
-// Constant-initialized: the tables' own addresses, in KeyTable order (kEveryTable).
+// Constant-initialized: the tables' first rows, in KeyTable order.
 const KeySpec* const kKeyTableRows[] = {
-    kSlurmConf.data(),    kNodeName.data(),     kPartitionName.data(), kNodeSet.data(),
-    kDownNodes.data(),    kSlurmctldHost.data(), kFrontendName.data(), kPowerAction.data(),
-    kGresConf.data(),     kGresRecord.data(),   kCgroupConf.data(),    kGreslintConf.data(),
+    kTables[0].first, kTables[1].first, kTables[2].first, kTables[3].first,  kTables[4].first,  kTables[5].first,
+    kTables[6].first, kTables[7].first, kTables[8].first, kTables[9].first, kTables[10].first, kTables[11].first,
 };
+static_assert(std::size(kKeyTableRows) == std::size(kTables), "a table's first row is missing here");
 
 std::uint16_t key_spec_id(const KeySpec* spec) noexcept {
   if (!spec) return kNoKeySpecId;
-  for (const KeyTable table : kEveryTable) {
-    const KeyRange rows = table_rows(table);
-    if (spec >= rows.first && spec < rows.last)
-      return std::uint16_t((unsigned(table) << kKeySpecRowBits) | unsigned(spec - rows.first));
-  }
+  for (std::size_t table = 0; table < std::size(kTables); ++table)
+    if (spec >= kTables[table].first && spec < kTables[table].last)
+      return std::uint16_t((table << kKeySpecRowBits) | std::size_t(spec - kTables[table].first));
   return kNoKeySpecId;
 }
 

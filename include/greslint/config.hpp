@@ -93,8 +93,47 @@ struct LineExtras {
   std::uint32_t key_mask = 0;  ///< key_bit of every pair in `pairs`, or-ed (seal_keys)
   std::unique_ptr<WideHead> wide;
   /// The directive's repeated tail, which the directive's one pointer names until the line
-  /// has extras (Directive::more_).
+  /// has extras (TailOrExtras).
   const RepeatedTail* tail = nullptr;
+};
+
+/// A directive's one pointer beyond itself: null; its repeated tail (owned by the
+/// SourceManager of the file's text); or, with its lowest bit set, its LineExtras (owned
+/// here, allocated with line_memory), whose `tail` then holds the tail. Moved, never copied.
+class TailOrExtras {
+ public:
+  TailOrExtras() = default;
+  TailOrExtras(TailOrExtras&& other) noexcept : word_(std::exchange(other.word_, nullptr)) {}
+  TailOrExtras& operator=(TailOrExtras&& other) noexcept {
+    if (this != &other) {
+      release();
+      word_ = std::exchange(other.word_, nullptr);
+    }
+    return *this;
+  }
+  TailOrExtras(const TailOrExtras&) = delete;
+  TailOrExtras& operator=(const TailOrExtras&) = delete;
+  ~TailOrExtras() { release(); }
+
+  /// The extras, if there are any.
+  LineExtras* extras() const noexcept {
+    const auto word = reinterpret_cast<std::uintptr_t>(word_);
+    return (word & 1u) ? reinterpret_cast<LineExtras*>(word - 1u) : nullptr;
+  }
+  const RepeatedTail* tail() const noexcept {
+    const LineExtras* extras = this->extras();
+    return extras ? extras->tail : static_cast<const RepeatedTail*>(word_);
+  }
+  void set_tail(const RepeatedTail* tail) noexcept {
+    if (LineExtras* extras = this->extras()) extras->tail = tail;
+    else word_ = tail;
+  }
+  /// The extras, made (the tail moved into them) when there are none yet.
+  LineExtras& make_extras();
+
+ private:
+  void release() noexcept;
+  const void* word_ = nullptr;
 };
 
 /// One logical line that parsed: a top-level setting, or a record (NodeName=..., Name=...).
@@ -108,17 +147,6 @@ struct LineExtras {
 class Directive {
  public:
   Directive() : quoted_(false), owns_line_(false), wide_(false), op_code_(0) {}
-  ~Directive() { drop_extras(); }
-  Directive(Directive&& other) noexcept { take(other); }
-  Directive& operator=(Directive&& other) noexcept {
-    if (this != &other) {
-      drop_extras();
-      take(other);
-    }
-    return *this;
-  }
-  Directive(const Directive&) = delete;
-  Directive& operator=(const Directive&) = delete;
 
   enum class Kind : std::uint8_t { setting, record };
   Kind kind = Kind::setting;
@@ -161,10 +189,7 @@ class Directive {
   /// pairs_after_tail() more) that this line repeats from an earlier line, or null. Lines with
   /// the same non-null tail have equal sub-keys but for their own, apart from where they are
   /// written.
-  const RepeatedTail* repeated_tail() const {
-    const LineExtras* extras = extras_if_any();
-    return extras ? extras->tail : static_cast<const RepeatedTail*>(more_);
-  }
+  const RepeatedTail* repeated_tail() const { return more_.tail(); }
   /// How many of the sub-keys the line says before its repeated tail (all of them without one).
   std::size_t pairs_before_tail() const;
   /// How many of the sub-keys the line says after its repeated tail (none without one): a
@@ -213,7 +238,7 @@ class Directive {
     key_size_ = std::uint8_t(head.key.size());
     value_offset_ = std::uint8_t(offset);
     value_size_ = std::uint16_t(head.value.size());
-    if (LineExtras* extras = extras_if_any()) extras->wide.reset();
+    if (LineExtras* extras = more_.extras()) extras->wide.reset();
   }
   KeyValues& own_rest() const { return extras().pairs; }
   /// The sub-keys but those in own_rest() (none, or a node's own NodeAddr=..., before the
@@ -225,8 +250,7 @@ class Directive {
   bool repeat(const RepeatedTail* tail, std::uint32_t begin) {
     const std::uint32_t from = value_end();
     if (begin < from || begin - from > UINT16_MAX) return false;
-    if (LineExtras* extras = extras_if_any()) extras->tail = tail;
-    else more_ = tail;
+    more_.set_tail(tail);
     tail_gap_ = static_cast<std::uint16_t>(begin - from);
     return true;
   }
@@ -254,23 +278,15 @@ class Directive {
   /// set_head for a head whose spans are not its text's offsets (LineExtras::WideHead).
   void set_wide_head(const KeyValue& head, std::ptrdiff_t offset);
   LineExtras& extras() const;
-  /// The extras, if the line has any (more_ names them, its lowest bit set).
-  LineExtras* extras_if_any() const noexcept {
-    const auto word = reinterpret_cast<std::uintptr_t>(more_);
-    return (word & 1u) ? reinterpret_cast<LineExtras*>(word - 1u) : nullptr;
-  }
-  void drop_extras() noexcept;
-  /// Moves `other` here (its extras too), leaving it without extras or tail.
-  void take(Directive& other) noexcept;
   [[noreturn]] static void throw_unkept_head();
   /// key_bit of every sub-key, or-ed: the tail's and the line's own.
   std::uint32_t key_mask() const {
-    const LineExtras* extras = extras_if_any();
-    const RepeatedTail* tail = extras ? extras->tail : static_cast<const RepeatedTail*>(more_);
+    const LineExtras* extras = more_.extras();
+    const RepeatedTail* tail = more_.tail();
     return (tail ? tail->key_mask : 0) | (extras ? extras->key_mask : 0);
   }
   // A head read as written (no wide_): its spans are its text's offsets from key_begin_.
-  const LineExtras::WideHead& wide() const { return *extras_if_any()->wide; }
+  const LineExtras::WideHead& wide() const { return *more_.extras()->wide; }
   /// The operators a pair may have (KeyValue::op), by op_code_.
   static constexpr char kOps[] = {0, '+', '-', '*', '/'};
   static std::uint8_t op_code(char op) {
@@ -304,13 +320,12 @@ class Directive {
   std::uint16_t spec_id_ = kNoKeySpecId;  ///< the head's KeySpec (key_spec_of)
   // The head (see head()): its key's text; the value is found from there.
   const char* key_ = "";
-  /// Null; the repeated tail (owned by the SourceManager of the file's text); or, with its
-  /// lowest bit set, the line's LineExtras (allocated with line_memory), whose `tail` then
-  /// holds the tail. A repeating line's sub-keys are made only when something asks for
-  /// them (rest(), find()): the model reads most repeating lines through their head and
-  /// repeated_tail(). Until then the extras hold the pairs the line says before its tail,
-  /// if any, or none. Made once, never changed after: pointers into them stay valid.
-  mutable const void* more_ = nullptr;
+  /// The repeated tail and the extras. A repeating line's sub-keys are made only when
+  /// something asks for them (rest(), find()): the model reads most repeating lines through
+  /// their head and repeated_tail(). Until then the extras hold the pairs the line says
+  /// before its tail, if any, or none. Made once, never changed after: pointers into them
+  /// stay valid.
+  mutable TailOrExtras more_;
 };
 
 /// A file's directives in file order, in a few blocks that never move once they hold a

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <new>
 #include <stdexcept>
-#include <utility>
 
 #include "greslint/config.hpp"
 #include "two_parts.hpp"
@@ -14,35 +13,23 @@ namespace greslint {
 
 // A per-GPU gres.conf holds 800,000 directives at 100,000 nodes: each byte here is 0.8 MB.
 static_assert(sizeof(Directive) <= 48, "a Directive grew past 48 bytes");
-// more_ tells the extras from the tail by its lowest bit.
+// TailOrExtras tells the extras from the tail by its pointer's lowest bit.
 static_assert(alignof(LineExtras) >= 2 && alignof(RepeatedTail) >= 2, "pointers with a bit to spare");
 
-void Directive::drop_extras() noexcept {
-  if (LineExtras* extras = extras_if_any()) {
+void TailOrExtras::release() noexcept {
+  if (LineExtras* extras = this->extras()) {
     extras->~LineExtras();
     line_memory::deallocate(extras);
   }
-  more_ = nullptr;
+  word_ = nullptr;
 }
 
-void Directive::take(Directive& other) noexcept {
-  kind = other.kind;
-  complete = other.complete;
-  tail_gap_ = other.tail_gap_;
-  line = other.line;
-  span = other.span;
-  key_begin_ = other.key_begin_;
-  value_size_ = other.value_size_;
-  key_size_ = other.key_size_;
-  value_offset_ = other.value_offset_;
-  quoted_ = other.quoted_;
-  owns_line_ = other.owns_line_;
-  wide_ = other.wide_;
-  op_code_ = other.op_code_;
-  tail_merged_ = other.tail_merged_;
-  spec_id_ = other.spec_id_;
-  key_ = other.key_;
-  more_ = std::exchange(other.more_, nullptr);
+LineExtras& TailOrExtras::make_extras() {
+  if (LineExtras* extras = this->extras()) return *extras;
+  auto* extras = new (line_memory::allocate(sizeof(LineExtras))) LineExtras();
+  extras->tail = static_cast<const RepeatedTail*>(word_);
+  word_ = reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(extras) | 1u);
+  return *extras;
 }
 
 void Directive::throw_unkept_head() {
@@ -63,13 +50,7 @@ void Directive::set_wide_head(const KeyValue& head, std::ptrdiff_t offset) {
                            head.key_span.end, head.value_span.begin, head.value_span.end});
 }
 
-LineExtras& Directive::extras() const {
-  if (LineExtras* extras = extras_if_any()) return *extras;
-  auto* extras = new (line_memory::allocate(sizeof(LineExtras))) LineExtras();
-  extras->tail = static_cast<const RepeatedTail*>(more_);
-  more_ = reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(extras) | 1u);
-  return *extras;
-}
+LineExtras& Directive::extras() const { return more_.make_extras(); }
 
 bool Directive::tail_pending() const {
   const RepeatedTail* tail = repeated_tail();
@@ -77,7 +58,7 @@ bool Directive::tail_pending() const {
 }
 
 std::size_t Directive::pairs_before_tail() const {
-  const LineExtras* extras = extras_if_any();
+  const LineExtras* extras = more_.extras();
   if (!extras) return 0;
   const KeyValues& own = extras->pairs;
   if (!extras->tail) return own.size();
@@ -86,7 +67,7 @@ std::size_t Directive::pairs_before_tail() const {
 }
 
 std::size_t Directive::pairs_after_tail() const {
-  const LineExtras* extras = extras_if_any();
+  const LineExtras* extras = more_.extras();
   if (!extras || !extras->tail) return 0;
   const KeyValues& own = extras->pairs;
   // The tail's own pairs, once made, start before its end.
@@ -125,7 +106,7 @@ const KeyValues& Directive::rest() const {
     own.swap(pairs);
     tail_merged_ = true;
   }
-  const LineExtras* extras = extras_if_any();
+  const LineExtras* extras = more_.extras();
   return extras ? extras->pairs : kNoPairs;
 }
 
@@ -138,7 +119,7 @@ std::optional<KeyValue> Directive::value_of(std::string_view key) const {
   }
   // The last of a key: among the line's own pairs after the tail, the tail's, then the line's
   // own before it.
-  const LineExtras* extras = extras_if_any();
+  const LineExtras* extras = more_.extras();
   const KeyValues& own = extras ? extras->pairs : kNoPairs;
   const RepeatedTail& tail = *repeated_tail();
   auto it = own.rbegin();
@@ -158,7 +139,7 @@ void Directive::rehome_head(const char* from, std::size_t size, const char* to) 
   };
   // The value is found from the key: both move, or neither.
   if (inside(key_, key_size()) && inside(key_ + value_offset(), value_size())) key_ = to + (key_ - from);
-  if (LineExtras* extras = extras_if_any())
+  if (LineExtras* extras = more_.extras())
     for (KeyValue& kv : extras->pairs) {
       rehome(kv.key);
       rehome(kv.value);
@@ -168,7 +149,7 @@ void Directive::rehome_head(const char* from, std::size_t size, const char* to) 
 void Directive::shift_file(std::uint16_t by) {
   // The head's spans are in span.file.
   greslint::shift_file(span, by);
-  if (LineExtras* extras = extras_if_any())
+  if (LineExtras* extras = more_.extras())
     for (KeyValue& kv : extras->pairs) {
       greslint::shift_file(kv.key_span, by);
       greslint::shift_file(kv.value_span, by);
@@ -194,7 +175,7 @@ void ConfigFile::shift_files_but_directives(std::uint16_t by) {
 
 void Directive::seal_keys() {
   // A repeating line's own pairs, if any, are in the extras beside the tail's keys (key_mask()).
-  LineExtras* extras = extras_if_any();
+  LineExtras* extras = more_.extras();
   if (!extras) return;
   extras->key_mask = 0;
   for (const KeyValue& kv : extras->pairs)

@@ -31,24 +31,11 @@ class NodeIndex {
   std::uint32_t find(const std::vector<std::string>& names, std::string_view name) const {
     if (slots_.empty()) return kNone;
     const Parsed p = parse(name);
-    if (p.digits <= kMaxExactDigits) {
-      if (const std::uint32_t id = find_prefix(p.prefix, p.prefix_hash); id != kNoPrefix) {
-        const std::uint64_t key = exact_key(id, p);
-        for (std::size_t i = p.hash & mask_;; i = (i + 1) & mask_) {
-          const Slot& s = slots_[i];
-          if (s.node == kNone) return kNone;
-          if (s.key == key) return s.node;
-        }
-      }
-      // No name with this text before its number was indexed by its parts.
-      if (!prefixes_full_) return kNone;
-    }
-    const std::uint64_t key = whole_key(name);
-    for (std::size_t i = p.hash & mask_;; i = (i + 1) & mask_) {
-      const Slot& s = slots_[i];
-      if (s.node == kNone) return kNone;
-      if (s.key == key && names[s.node] == name) return s.node;
-    }
+    const std::uint32_t id = p.digits <= kMaxExactDigits ? find_prefix(p.prefix, p.prefix_hash) : kNoPrefix;
+    // No name with this text before its number was indexed by its parts, nor, with room for
+    // more such texts, by the whole name.
+    if (id == kNoPrefix && p.digits <= kMaxExactDigits && !prefixes_full_) return kNone;
+    return slots_[slot_of(names, name, p, id)].node;
   }
   /// Where find_near guesses: the node after the one it found last, or that one again, while
   /// such guesses keep being right.
@@ -94,17 +81,11 @@ class NodeIndex {
     const std::string_view name = names[node];
     const Parsed p = parse(name);
     const std::uint32_t id = p.digits <= kMaxExactDigits ? add_prefix(p.prefix, p.prefix_hash) : kNoPrefix;
-    const bool exact = id != kNoPrefix;
-    const std::uint64_t key = exact ? exact_key(id, p) : whole_key(name);
-    for (std::size_t i = p.hash & mask_;; i = (i + 1) & mask_) {
-      Slot& s = slots_[i];
-      if (s.node == kNone) {
-        s = Slot{p.hash, node, key};
-        ++count_;
-        return node;
-      }
-      if (s.key == key && (exact || names[s.node] == name)) return s.node;
-    }
+    Slot& s = slots_[slot_of(names, name, p, id)];
+    if (s.node != kNone) return s.node;
+    s = Slot{p.hash, node, key_of(name, p, id)};
+    ++count_;
+    return node;
   }
 
  private:
@@ -160,6 +141,21 @@ class NodeIndex {
     return kExact | (std::uint64_t(prefix) << 50) | (shorter + p.number);
   }
   static std::uint64_t whole_key(std::string_view name) noexcept { return text_hash(name) & ~kExact; }
+  /// The key of `name` (parsed as `p`), `prefix` the id of its text before the number or
+  /// kNoPrefix.
+  static std::uint64_t key_of(std::string_view name, const Parsed& p, std::uint32_t prefix) noexcept {
+    return prefix != kNoPrefix ? exact_key(prefix, p) : whole_key(name);
+  }
+  /// The slot that indexes `name`, or the empty one where it would go: names keyed by their
+  /// parts are told apart by their key alone.
+  std::size_t slot_of(const std::vector<std::string>& names, std::string_view name, const Parsed& p,
+                      std::uint32_t prefix) const {
+    const std::uint64_t key = key_of(name, p, prefix);
+    for (std::size_t i = p.hash & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.node == kNone || (s.key == key && (prefix != kNoPrefix || names[s.node] == name))) return i;
+    }
+  }
 
   std::uint32_t find_prefix(std::string_view prefix, std::uint64_t h) const noexcept {
     if (prefix_slots_.empty()) return kNoPrefix;
