@@ -62,11 +62,19 @@ void Analyzer::check_policy() {
   if (!in_grestypes_exact("gpu")) return;
   rules::GpuNodes gpus{cluster_.node_names, node_line_of_, node_lines_, std::vector<bool>(node_lines_.size()), {}};
   const NodeLine* first_gpu_line = nullptr;
+  // A file written node by node repeats a few Gres= texts, in any order: each counted once.
+  // Performance: counting allocates; on 100,000 shuffled lines of four node types it was
+  // ~5 ms of a run whose slurm.conf only compared each line with the one before.
+  std::unordered_map<std::string_view, bool> text_has_gpu;
   for (std::size_t i = 0; i < node_lines_.size(); ++i) {
-    // A file written node by node repeats one Gres= on every line: counted once.
-    gpus.line_has_gpu[i] = i > 0 && node_lines_[i].gres == node_lines_[i - 1].gres
-                               ? bool(gpus.line_has_gpu[i - 1])
-                               : count_gres(node_lines_[i].gres, "gpu").total > 0;
+    const std::string_view gres = node_lines_[i].gres;
+    if (i > 0 && gres == node_lines_[i - 1].gres) {
+      gpus.line_has_gpu[i] = bool(gpus.line_has_gpu[i - 1]);
+    } else {
+      auto [it, fresh] = text_has_gpu.try_emplace(gres, false);
+      if (fresh) it->second = count_gres(gres, "gpu").total > 0;
+      gpus.line_has_gpu[i] = it->second;
+    }
     if (gpus.line_has_gpu[i] && !first_gpu_line) first_gpu_line = &node_lines_[i];
   }
   if (!first_gpu_line) return;
