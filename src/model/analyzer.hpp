@@ -181,6 +181,17 @@ class Analyzer {
   /// Each PartitionName line: its Nodes= resolved as slurmctld does, checked, and kept
   /// in Cluster::partitions.
   void check_partitions();
+  /// What check_partitions found of a PartitionName line whose Nodes= is a hostlist of node
+  /// names only (no NodeSet, not ALL): the Cluster::partitions entry that holds its nodes,
+  /// and how many names the hostlist makes. walk_partitions offers those nodes as they are.
+  /// Performance: finding every name again was 3.5 ms of a 100,000-node run whose
+  /// partitions list the nodes in another order than slurm.conf.
+  struct ResolvedPartitionLine {
+    std::uint32_t partition;
+    std::uint64_t names;
+  };
+  /// Per PartitionName line (DirectiveIndex order), when it is such a line.
+  std::vector<std::optional<ResolvedPartitionLine>> resolved_partition_lines_;
   /// The nodes of a NodeSet=... Feature= set: every node whose Features list names it.
   std::vector<std::uint32_t> nodes_with_feature(std::string_view feature) const;
   // ----- startup_checks.cpp -------------------------------------------------------

@@ -55,8 +55,10 @@ void Analyzer::check_partitions() {
   const auto nodesets = nodesets_of(slurm_index_);
   const std::uint32_t node_count = static_cast<std::uint32_t>(cluster_.node_names.size());
   std::string default_nodes;
-  for (const Directive* line : slurm_index_.records("PartitionName")) {
-    const Directive& d = *line;
+  const std::vector<const Directive*>& lines = slurm_index_.records("PartitionName");
+  resolved_partition_lines_.assign(lines.size(), std::nullopt);
+  for (std::size_t line_number = 0; line_number < lines.size(); ++line_number) {
+    const Directive& d = *lines[line_number];
     const KeyValue* nodes = d.find("Nodes");
     if (iequals(d.head().value, "DEFAULT")) {
       if (nodes) default_nodes = nodes->value;
@@ -78,14 +80,19 @@ void Analyzer::check_partitions() {
     };
     const std::string_view spec = nodes ? std::string_view(nodes->value) : std::string_view(default_nodes);
     const Span where = nodes ? nodes->value_span : Span{};
+    bool names_only = false;  // a hostlist of node names only (resolved_partition_lines_)
+    std::uint64_t names = 0;
     if (iequals(spec, "ALL")) {
       for (std::uint32_t n = 0; n < node_count; ++n) add(n);
       view.reset();  // every node: none unknown
     } else if (auto list = parse_hostlist(spec, where, profile_); list.ok()) {
-      spend(list.list->size(), where);
+      names = list.list->size();
+      spend(names, where);
+      names_only = true;
       list.list->for_each([&](const std::string& host, const HostRange&) {
         auto set = nodesets.find(host);
         if (set == nodesets.end()) return look_up(host);
+        names_only = false;
         // nodespec_to_hostlist: the set's Feature= nodes, then its Nodes= (from 23.11
         // Nodes=ALL is every node; before, "ALL" is looked up as a node name).
         if (const KeyValue* feature = set->second->find("Feature"))
@@ -109,8 +116,16 @@ void Analyzer::check_partitions() {
       for (const auto& check : rules::kPartitionStage) fate_after_cloud_loads().apply(check.run(*view, findings_));
     auto same = std::find_if(cluster_.partitions.begin(), cluster_.partitions.end(),
                              [&](const Partition& p) { return p.name == part.name; });
-    if (same != cluster_.partitions.end()) *same = std::move(part);
-    else cluster_.partitions.push_back(std::move(part));
+    const auto at = std::uint32_t(same - cluster_.partitions.begin());
+    if (same != cluster_.partitions.end()) {
+      *same = std::move(part);
+      // The lines before of that name no longer hold their nodes there.
+      for (auto& earlier : resolved_partition_lines_)
+        if (earlier && earlier->partition == at) earlier.reset();
+    } else {
+      cluster_.partitions.push_back(std::move(part));
+    }
+    if (names_only) resolved_partition_lines_[line_number] = ResolvedPartitionLine{at, names};
   }
 }
 

@@ -107,8 +107,9 @@ rules::PartitionCover Analyzer::walk_partitions(const rules::PolicyView& policy)
   rules::PartitionCover cover;
   cover.offered.assign(names.size(), false);
   const KeyValue* default_nodes = nullptr;  // PartitionName=DEFAULT Nodes= is inherited
-  for (const Directive* line : slurm_index_.records("PartitionName")) {
-    const Directive& d = *line;
+  const std::vector<const Directive*>& lines = slurm_index_.records("PartitionName");
+  for (std::size_t line_number = 0; line_number < lines.size(); ++line_number) {
+    const Directive& d = *lines[line_number];
     if (iequals(d.head().value, "DEFAULT")) {
       if (const KeyValue* n = d.find("Nodes")) default_nodes = n;
       continue;
@@ -143,8 +144,13 @@ rules::PartitionCover Analyzer::walk_partitions(const rules::PolicyView& policy)
         });
       }
     };
+    const std::optional<ResolvedPartitionLine>& resolved =
+        line_number < resolved_partition_lines_.size() ? resolved_partition_lines_[line_number] : std::nullopt;
     if (iequals(nodes->value, "ALL")) {
       offer_all();
+    } else if (resolved) {  // node names only: the nodes check_partitions found
+      spend(resolved->names, nodes->value_span);
+      for (const std::uint32_t node : cluster_.partitions[resolved->partition].nodes) offer(node);
     } else if (auto l = parse_hostlist(nodes->value, nodes->value_span, profile_); l.ok()) {
       spend(l.list->size(), nodes->value_span);
       l.list->for_each([&](const std::string& h, const HostRange&) { add(h); });
