@@ -50,6 +50,10 @@ Cluster Analyzer::run() {
   check_cgroup_conf();
   check_read_slurm_conf();  // memory enforcement, the step manager
   build_nodes();
+  // What each slurm.conf node line says is found on the other core while the node table,
+  // the partitions and gres.conf's lines are checked: none of them writes a node line, and
+  // the core is free again when the gres.conf lines are matched, which split in two then.
+  Task<std::vector<std::uint32_t>> node_content = find_node_line_contents();
   check_node_table();
   apply_down_nodes();  // _handle_all_downnodes, before the partitions
   check_partitions();
@@ -57,9 +61,6 @@ Cluster Analyzer::run() {
   if (priority_after_nodes) check_priority_init();
   if (!grestypes_.empty()) read_gres_conf();
   // Per node class: slurmd reads gres.conf and registers, slurmctld validates.
-  // What each slurm.conf node line says is found beside the gres.conf lines' nodes: the two
-  // read nothing the other writes, and the second core is free again.
-  Task<std::vector<std::uint32_t>> node_content = find_node_line_contents();
   match_gres_lines();
   form_classes(node_content.get());
   evaluate_classes();

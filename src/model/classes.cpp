@@ -117,8 +117,8 @@ Task<std::vector<std::uint32_t>> Analyzer::find_node_line_contents() const {
   // Below this many lines the thread's start costs about what it saves (a line is ~400
   // instructions here).
   constexpr std::size_t kLinesForAThread = 4096;
-  // On a free core only: matching the gres.conf lines meanwhile splits in two when it finds
-  // one, and three threads on two cores were slower than either way alone.
+  // On a free core only: started before the partitions are checked, it is done by the time
+  // matching the gres.conf lines looks for a core to split in two (analyze.cpp).
   if (node_lines_.size() >= kLinesForAThread && cores_.try_take()) {
     try {
       return start_task(&cores_, [this] {
