@@ -8,36 +8,22 @@
 
 namespace greslint {
 
-/// Hashes `text` eight bytes at a time, in two lanes: each word is mixed into its lane with
-/// one multiply and a shift, and the result is mixed again so that its low bits (a bucket
-/// index) depend on every byte.
+/// Hashes `text` eight bytes at a time: each word is mixed in with one multiply and a shift,
+/// and the result is mixed again so that its low bits (a bucket index) depend on every byte.
 /// Performance: std::hash<std::string_view> (MurmurHash, byte-oriented tail and 4-byte
 /// rounds) was 8% of linting a cluster written node by node, where every line's text after its
-/// first key and every node name is hashed once or twice. In one lane each word waited for the
-/// multiply of the word before: hashing a node line's ~100-byte tail twice was two thirds of
-/// Reader::read_record; two lanes' multiplies overlap. Not for hostile collision attacks: the
-/// tables that use it are bounded or hold names from the admin's own files.
+/// first key and every node name is hashed once or twice. Not for hostile collision attacks:
+/// the tables that use it are bounded or hold names from the admin's own files.
 inline std::uint64_t text_hash(std::string_view text) noexcept {
   constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ULL;  // 2^64 / golden ratio, odd
-  constexpr std::uint64_t kSecondLane = 0xC2B2AE3D27D4EB4FULL;  // another odd constant
   const char* p = text.data();
   std::size_t n = text.size();
   std::uint64_t h = (n + 1) * kMultiplier;
-  std::uint64_t second = (n + 1) * kSecondLane;
-  auto mix = [](std::uint64_t lane, const char* at) {
+  for (; n >= 8; p += 8, n -= 8) {
     std::uint64_t word = 0;
-    std::memcpy(&word, at, 8);
-    lane = (lane ^ word) * kMultiplier;
-    return lane ^ (lane >> 32);
-  };
-  for (; n >= 16; p += 16, n -= 16) {
-    h = mix(h, p);
-    second = mix(second, p + 8);
-  }
-  if (n >= 8) {
-    h = mix(h, p);
-    p += 8;
-    n -= 8;
+    std::memcpy(&word, p, 8);
+    h = (h ^ word) * kMultiplier;
+    h ^= h >> 32;
   }
   std::uint64_t last = 0;
   if (n > 0 && text.size() >= 8) {
@@ -49,7 +35,7 @@ inline std::uint64_t text_hash(std::string_view text) noexcept {
   } else {
     for (std::size_t i = 0; i < n; ++i) last |= std::uint64_t(static_cast<unsigned char>(p[i])) << (8 * i);
   }
-  h = (h ^ second * kSecondLane ^ last) * kMultiplier;
+  h = (h ^ last) * kMultiplier;
   h ^= h >> 29;
   h *= 0xBF58476D1CE4E5B9ULL;
   return h ^ (h >> 32);

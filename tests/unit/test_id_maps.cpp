@@ -124,21 +124,18 @@ TEST_CASE("text_hash: the last bytes mix in as gathered one by one, at every len
   // little-endian into one word.
   auto reference = [](std::string_view text) {
     constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ULL;
-    constexpr std::uint64_t kSecondLane = 0xC2B2AE3D27D4EB4FULL;
     const char* p = text.data();
     std::size_t n = text.size();
-    std::uint64_t lanes[2] = {(n + 1) * kMultiplier, (n + 1) * kSecondLane};
-    // Whole words go to the lanes in turn, two by two; a single last whole word to the first.
-    for (std::size_t word_index = 0; n >= 8; p += 8, n -= 8, ++word_index) {
+    std::uint64_t h = (n + 1) * kMultiplier;
+    for (; n >= 8; p += 8, n -= 8) {
       std::uint64_t word = 0;
       for (std::size_t i = 0; i < 8; ++i) word |= std::uint64_t(static_cast<unsigned char>(p[i])) << (8 * i);
-      std::uint64_t& lane = lanes[word_index % 2];
-      lane = (lane ^ word) * kMultiplier;
-      lane ^= lane >> 32;
+      h = (h ^ word) * kMultiplier;
+      h ^= h >> 32;
     }
     std::uint64_t last = 0;
     for (std::size_t i = 0; i < n; ++i) last |= std::uint64_t(static_cast<unsigned char>(p[i])) << (8 * i);
-    std::uint64_t h = (lanes[0] ^ lanes[1] * kSecondLane ^ last) * kMultiplier;
+    h = (h ^ last) * kMultiplier;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ULL;
     return h ^ (h >> 32);
