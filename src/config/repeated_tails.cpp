@@ -72,6 +72,7 @@ const RepeatedTail* Reader::find_tail(const TailKey& key) {
   RecentTail* const before = last_taken_;
   last_taken_ = nullptr;
   if (!recent.tail || !(recent.key == key)) {
+    if (!may_hold_tail(key)) return nullptr;
     const auto it = repeated_tails_.find(key);
     if (it == repeated_tails_.end()) return nullptr;
     recent = RecentTail{it->first, it->second};  // its key views the tail's own copy
@@ -88,6 +89,9 @@ void Reader::remember_tail(TailKey key, std::shared_ptr<RepeatedTail> tail) {
   // page it was read from may be gone (release_read).
   key.text = kept->text;
   repeated_tails_.emplace(key, kept);
+  if (tail_filter_.empty()) tail_filter_.assign(kTailFilterWords, 0);
+  const std::size_t bit = tail_filter_bit(key);
+  tail_filter_[bit / 64] |= std::uint64_t{1} << (bit % 64);
 }
 
 const KeySpec* Reader::own_address_spec(KeyTable table, std::string_view text, const KvMatch& m) {
