@@ -18,6 +18,39 @@
 
 namespace greslint::model {
 
+namespace {
+
+/// Whether a NodeName=DEFAULT line gave line `l` its Gres= (findings then point there).
+bool gres_elsewhere(const NodeLine& l) {
+  const Span own = l.d->span;
+  return l.gres_span.valid() && !(l.gres_span.file == own.file && l.gres_span.begin >= own.begin && l.gres_span.end <= own.end);
+}
+
+/// The last lines of distinct content, and their ids: a file written node by node in no order
+/// of type (an inventory's export, a shuffled host list) alternates between a few.
+/// Performance: comparing only with the line before built and hashed a key for 7 lines in 10
+/// of a shuffled file of four node types (the bench's `unsorted`), 4 ms of its run.
+class RecentContents {
+ public:
+  /// The id of a line `same` as `l`, if one is among the last.
+  template <class Same>
+  std::optional<std::uint32_t> find(const NodeLine& l, const Same& same) const {
+    for (const auto& [line, id] : lines_)
+      if (line && same(l, *line)) return id;
+    return std::nullopt;
+  }
+  void add(const NodeLine& l, std::uint32_t id) {
+    lines_[next_] = {&l, id};
+    next_ = (next_ + 1) % lines_.size();
+  }
+
+ private:
+  std::array<std::pair<const NodeLine*, std::uint32_t>, 8> lines_{};
+  std::size_t next_ = 0;
+};
+
+}  // namespace
+
 /// An id per slurm.conf node line for what evaluate() reads of it: the topology after Slurm's
 /// corrections, CLOUD, Gres= as written and, when a NodeName=DEFAULT line gave it, where
 /// (findings point there). The names the line defines count only when a Gres= token names a
@@ -46,10 +79,6 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
     last_asked = *it;
     return it->second;
   };
-  auto gres_elsewhere = [](const NodeLine& l) {  // a NodeName=DEFAULT line gave the Gres=
-    const Span own = l.d->span;
-    return l.gres_span.valid() && !(l.gres_span.file == own.file && l.gres_span.begin >= own.begin && l.gres_span.end <= own.end);
-  };
   // Whether line `l` makes the same key as line `p`, compared field by field: lines of a file
   // written node by node do, and building and hashing the key of each was most of this loop.
   auto same_key = [&](const NodeLine& l, const NodeLine& p) {
@@ -64,24 +93,13 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
            l.gres == p.gres && l.reason == p.reason &&
            (grestypes_.empty() || l.gres.empty() || !names_unknown_gres(l.gres) || l.names_text() == p.names_text());
   };
-  // The last lines of distinct content, and their ids: a file written node by node in no
-  // order of type (an inventory's export, a shuffled host list) alternates between a few.
-  // Performance: comparing only with the line before built and hashed a key for 7 lines in
-  // 10 of a shuffled file of four node types (the bench's `unsorted`), 4 ms of its run.
-  constexpr std::size_t kRecent = 8;
-  std::array<std::pair<const NodeLine*, std::uint32_t>, kRecent> recent{};
-  std::size_t recent_next = 0;
-  auto recent_id = [&](const NodeLine& l) -> std::optional<std::uint32_t> {
-    for (const auto& [line, id] : recent)
-      if (line && same_key(l, *line)) return id;
-    return std::nullopt;
-  };
+  RecentContents recent;
   for (const NodeLine& l : node_lines_) {
     if (!out.empty() && same_key(l, *(&l - 1))) {
       out.push_back(out.back());
       continue;
     }
-    if (const auto id = recent_id(l)) {
+    if (const auto id = recent.find(l, same_key)) {
       out.push_back(*id);
       continue;
     }
@@ -107,8 +125,7 @@ std::vector<std::uint32_t> Analyzer::node_line_contents() const {
       key += l.names_text();
     }
     out.push_back(ids.try_emplace(key, std::uint32_t(ids.size())).first->second);
-    recent[recent_next] = {&l, out.back()};
-    recent_next = (recent_next + 1) % kRecent;
+    recent.add(l, out.back());
   }
   return out;
 }
