@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -146,7 +147,9 @@ class TailOrExtras {
 /// for the repeated tail and the extras (13 MB less on that file).
 class Directive {
  public:
-  Directive() : quoted_(false), owns_line_(false), wide_(false), op_code_(0) {}
+  Directive()
+      : quoted_(false), owns_line_(false), wide_(false), op_code_(0), tail_merged_(0), own_pending_(0),
+        own_pending_keys_(0) {}
 
   enum class Kind : std::uint8_t { setting, record };
   Kind kind = Kind::setting;
@@ -241,6 +244,18 @@ class Directive {
     if (LineExtras* extras = more_.extras()) extras->wide.reset();
   }
   KeyValues& own_rest() const { return extras().pairs; }
+  /// The line's own `count` pairs before its tail, a node's own addresses (NodeAddr=,
+  /// NodeHostname=, BcastAddr=; `keys` has bit k set for kOwnAddressKeys[k]), stay text in
+  /// gap_text(): value_of() reads them there, rest() and find() make them. For a line that
+  /// repeat()s a tail, whose own pairs the reader found to parse without a finding.
+  /// Performance: made at once they were a LineExtras and a KeyValue per node of a slurm.conf
+  /// written from an inventory, ~12 MB at 100,000 nodes, which nearly nothing reads.
+  void keep_own_pairs_as_text(std::size_t count, std::uint8_t keys) {
+    own_pending_ = std::uint8_t(count) & 3u;
+    own_pending_keys_ = keys & 7u;
+  }
+  /// The keys keep_own_pairs_as_text takes, by their bit.
+  static constexpr std::array<std::string_view, 3> kOwnAddressKeys{"NodeAddr", "NodeHostname", "BcastAddr"};
   /// The sub-keys but those in own_rest() (none, or a node's own NodeAddr=..., before the
   /// tail or after it) are `tail`'s, placed at file offset `begin` of file span.file,
   /// when `begin` is at most 65,535 bytes past the head's value; false (nothing changed)
@@ -274,6 +289,18 @@ class Directive {
  private:
   /// Whether the tail's pairs are still to be made (the extras then hold the line's own pairs).
   bool tail_pending() const;
+  /// The own pair of gap_text() that starts at or after `at` (keep_own_pairs_as_text), and
+  /// `at` moved past it.
+  KeyValue own_pair_in_gap(std::size_t& at) const;
+  /// Makes the pairs keep_own_pairs_as_text left as text, first of the extras' pairs.
+  void make_own_pairs() const;
+  /// key_bit of the keys keep_own_pairs_as_text left as text.
+  std::uint32_t own_pending_mask() const {
+    std::uint32_t mask = 0;
+    for (std::size_t k = 0; k < kOwnAddressKeys.size(); ++k)
+      if ((own_pending_keys_ >> k) & 1u) mask |= key_bit(kOwnAddressKeys[k]);
+    return mask;
+  }
   KeyValue tail_pair(const RepeatedTail::Pair& p) const;
   /// set_head for a head whose spans are not its text's offsets (LineExtras::WideHead).
   void set_wide_head(const KeyValue& head, std::ptrdiff_t offset);
@@ -283,7 +310,7 @@ class Directive {
   std::uint32_t key_mask() const {
     const LineExtras* extras = more_.extras();
     const RepeatedTail* tail = more_.tail();
-    return (tail ? tail->key_mask : 0) | (extras ? extras->key_mask : 0);
+    return (tail ? tail->key_mask : 0) | (extras ? extras->key_mask : 0) | own_pending_mask();
   }
   // A head read as written (no wide_): its spans are its text's offsets from key_begin_.
   const LineExtras::WideHead& wide() const { return *more_.extras()->wide; }
@@ -314,9 +341,14 @@ class Directive {
   bool owns_line_ : 1;
   bool wide_ : 1;  ///< the head is in the extras' wide
   std::uint8_t op_code_ : 3;  ///< the head's operator, as kOps has it
-  /// The extras hold the tail's pairs too (rest() made them), between the line's own. A byte
-  /// of its own: rest() sets it on a const directive, beside bits other threads may read.
-  mutable bool tail_merged_ = false;
+  // A byte of their own: rest() sets them on a const directive, beside bits other threads
+  // may read.
+  /// The extras hold the tail's pairs too (rest() made them), between the line's own.
+  mutable std::uint8_t tail_merged_ : 1;
+  /// How many of the line's own pairs before its tail are still text (keep_own_pairs_as_text).
+  mutable std::uint8_t own_pending_ : 2;
+  /// Which of kOwnAddressKeys those pairs have, by bit.
+  mutable std::uint8_t own_pending_keys_ : 3;
   std::uint16_t spec_id_ = kNoKeySpecId;  ///< the head's KeySpec (key_spec_of)
   // The head (see head()): its key's text; the value is found from there.
   const char* key_ = "";

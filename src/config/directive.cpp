@@ -5,7 +5,9 @@
 #include <new>
 #include <stdexcept>
 
+#include "config/logical_line.hpp"
 #include "greslint/config.hpp"
+#include "greslint/keys.hpp"
 #include "two_parts.hpp"
 #include "util.hpp"
 
@@ -57,7 +59,55 @@ bool Directive::tail_pending() const {
   return tail && !tail->pairs.empty() && !tail_merged_;
 }
 
+namespace {
+
+/// The node_name table's row of `key`, one of Directive::kOwnAddressKeys: a single row in
+/// every release, as the reader found it (Reader::own_address_spec).
+const KeySpec* own_address_row(std::string_view key) {
+  const KeyRange rows = key_history(KeyTable::node_name, key);
+  return rows.empty() ? nullptr : rows.begin();
+}
+
+}  // namespace
+
+KeyValue Directive::own_pair_in_gap(std::size_t& at) const {
+  const std::string_view gap = gap_text();
+  if (at == 0 && quoted_ && !gap.empty() && gap.front() == '"') at = 1;  // the head's closing quote
+  const std::optional<config_detail::KvMatch> m = config_detail::match_key_value(gap, at);
+  KeyValue kv;
+  if (!m) {  // not as keep_own_pairs_as_text was told: nothing more to find
+    at = gap.size();
+    return kv;
+  }
+  // The line is its file's own text (repeat()): the gap's offsets from the head's value are
+  // the file's.
+  const std::uint32_t base = value_end();
+  kv.key = gap.substr(m->key_begin, m->key_end - m->key_begin);
+  kv.value = gap.substr(m->value_begin, m->value_end - m->value_begin);
+  kv.spec = own_address_row(kv.key);
+  kv.key_span = Span{span.file, base + std::uint32_t(m->key_begin), base + std::uint32_t(m->key_end)};
+  kv.value_span = Span{span.file, base + std::uint32_t(m->value_begin), base + std::uint32_t(m->value_end)};
+  at = m->end;
+  return kv;
+}
+
+void Directive::make_own_pairs() const {
+  if (own_pending_ == 0) return;
+  LineExtras& e = extras();
+  KeyValues pairs;
+  pairs.reserve(own_pending_ + e.pairs.size());
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < own_pending_; ++i) pairs.push_back(own_pair_in_gap(at));
+  pairs.insert(pairs.end(), e.pairs.begin(), e.pairs.end());
+  e.pairs.swap(pairs);
+  for (const KeyValue& kv : e.pairs)
+    if (kv.spec) e.key_mask |= key_bit(kv.spec->name);
+  own_pending_ = 0;
+  own_pending_keys_ = 0;
+}
+
 std::size_t Directive::pairs_before_tail() const {
+  if (own_pending_ != 0) return own_pending_;
   const LineExtras* extras = more_.extras();
   if (!extras) return 0;
   const KeyValues& own = extras->pairs;
@@ -90,6 +140,7 @@ KeyValue Directive::tail_pair(const RepeatedTail::Pair& p) const {
 }
 
 const KeyValues& Directive::rest() const {
+  make_own_pairs();
   if (tail_pending()) {
     // Made anew and swapped in: no pointer into the line's own pairs was handed out before
     // (find() and rest() make the pairs first; value_of() copies). In the order written: the
@@ -129,7 +180,12 @@ std::optional<KeyValue> Directive::value_of(std::string_view key) const {
     if (named(t->spec)) return tail_pair(*t);
   for (; it != own.rend(); ++it)
     if (named(it->spec)) return *it;
-  return std::nullopt;
+  // The line's own pairs still as text (keep_own_pairs_as_text) come before everything else.
+  std::optional<KeyValue> last;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < own_pending_; ++i)
+    if (KeyValue kv = own_pair_in_gap(at); named(kv.spec)) last = kv;
+  return last;
 }
 
 void Directive::rehome_head(const char* from, std::size_t size, const char* to) {

@@ -210,6 +210,8 @@ class Reader {
   OwnPairs own_suffix(KeyTable table, std::string_view text, std::size_t ptr);
   /// Whether `tail` has a pair of one of the keys of `own` (the line would then hold it twice).
   static bool names_any(const RepeatedTail& tail, const OwnPairs& own);
+  /// Which of Directive::kOwnAddressKeys `own` holds, by bit (Directive::keep_own_pairs_as_text).
+  static std::uint8_t own_keys(const OwnPairs& own);
   /// What an earlier line with this text after its head (and its first `skip` pairs, and
   /// before its last `drop`) can take instead of parsing it; `begin` is where that text starts.
   /// `text` is that text, which the tail keeps a copy of.

@@ -41,10 +41,18 @@ void Reader::read_record(FileId file, const LogicalLine& l, KeyTable table, std:
   if (own.end != 0) {
     const RepeatedTail* repeated = find_tail(shared_key);
     if (repeated && !names_any(*repeated, own)) {
-      // own_prefix and own_suffix made sure these pairs parse without a finding.
-      parse_record(file, l, table, own.begin, d, result, own.end);
-      if (d.repeat(repeated, l.offsets[own.shared_begin])) return;
-      d.own_rest().clear();
+      // own_prefix and own_suffix made sure these pairs parse without a finding. Before the
+      // tail they are the text between the head and it, kept as such until asked for.
+      if (own_first) {
+        if (d.repeat(repeated, l.offsets[own.shared_begin])) {
+          d.keep_own_pairs_as_text(own.count, own_keys(own));
+          return;
+        }
+      } else {
+        parse_record(file, l, table, own.begin, d, result, own.end);
+        if (d.repeat(repeated, l.offsets[own.shared_begin])) return;
+        d.own_rest().clear();
+      }
     }
   }
   const bool clean = parse_record(file, l, table, ptr, d, result);
@@ -150,6 +158,14 @@ Reader::OwnPairs Reader::own_suffix(KeyTable table, std::string_view text, std::
   own.shared_begin = ptr;
   own.shared_end = own.begin;
   return own;
+}
+
+std::uint8_t Reader::own_keys(const OwnPairs& own) {
+  std::uint8_t keys = 0;
+  for (std::size_t i = 0; i < own.count; ++i)
+    for (std::size_t k = 0; k < Directive::kOwnAddressKeys.size(); ++k)
+      if (iequals(own.specs[i]->name, Directive::kOwnAddressKeys[k])) keys |= std::uint8_t(1u << k);
+  return keys;
 }
 
 bool Reader::names_any(const RepeatedTail& tail, const OwnPairs& own) {

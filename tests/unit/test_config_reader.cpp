@@ -538,6 +538,43 @@ TEST_CASE("reader: a record's tail is shared once a second line says it, and rea
     }
     CHECK(p->file.directives[4].repeated_tail() == p->file.directives[2].repeated_tail());
   }
+  SECTION("a node's own addresses after a quoted name read as if parsed whole") {
+    // The text between the head and the tail starts with the name's closing quote; the own
+    // pairs there are made only when asked for, where the file has them.
+    std::string text;
+    for (int i = 0; i < 5; ++i) {
+      const std::string n = std::to_string(i);
+      text += "NodeName=\"n" + n + "\"  NodeAddr=10.0.0." + n + " BcastAddr=b" + n + a;
+    }
+    auto p = parse_config(text);
+    REQUIRE(p->file.directives.size() == 5);
+    CHECK(p->out.diagnostics().empty());
+    for (std::size_t i = 0; i < 5; ++i) {
+      CAPTURE(i);
+      const Directive& d = p->file.directives[i];
+      CHECK((d.repeated_tail() != nullptr) == (i >= 2));
+      CHECK(d.head().value == "n" + std::to_string(i));
+      if (d.repeated_tail()) CHECK(d.pairs_before_tail() == 2);
+      CHECK(d.value_of("NodeAddr")->value == "10.0.0." + std::to_string(i));
+      CHECK(d.value_of("BcastAddr")->value == "b" + std::to_string(i));
+      CHECK_FALSE(d.value_of("NodeHostname"));
+      CHECK(d.find("NodeHostname") == nullptr);
+      const KeyValues& pairs = d.rest();
+      REQUIRE(pairs.size() == 5);
+      CHECK(pairs[0].key == "NodeAddr");
+      CHECK(pairs[0].spec == find_key(KeyTable::node_name, "NodeAddr", kSlurm2205));
+      CHECK(pairs[1].spec == find_key(KeyTable::node_name, "BcastAddr", kSlurm2205));
+      CHECK(pairs[2].key == "CPUs");
+      CHECK(d.find("BcastAddr") == &pairs[1]);
+      for (const KeyValue& kv : pairs) {
+        CHECK_FALSE(kv.quoted);
+        CHECK(kv.op == 0);
+        CHECK(p->sources.text(kv.key_span) == kv.key);
+        CHECK(p->sources.text(kv.value_span) == kv.value);
+      }
+      CHECK(d.pairs_before_tail() == (d.repeated_tail() ? 2u : 5u));
+    }
+  }
   SECTION("a node's own addresses at the end of its line, after a tail an earlier line said") {
     // Some templates write the address last: the text between the name and it is shared from
     // the third line, and the line reads as if parsed whole, its own pairs after the tail's.
