@@ -63,8 +63,8 @@ void Analyzer::check_policy() {
   rules::GpuNodes gpus{cluster_.node_names, node_line_of_, node_lines_, std::vector<bool>(node_lines_.size()), {}};
   const NodeLine* first_gpu_line = nullptr;
   // A file written node by node repeats a few Gres= texts, in any order: each counted once.
-  // Performance: counting allocates; on 100,000 shuffled lines of four node types it was
-  // ~5 ms of a run whose slurm.conf only compared each line with the one before.
+  // Performance: counting allocates; on 100,000 shuffled lines of four node types, compared
+  // only with the line before, it was ~2.5 ms of the run's CPU time (perf).
   std::unordered_map<std::string_view, bool> text_has_gpu;
   for (std::size_t i = 0; i < node_lines_.size(); ++i) {
     const std::string_view gres = node_lines_[i].gres;
