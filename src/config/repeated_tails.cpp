@@ -187,7 +187,7 @@ bool Reader::seen_before(const TailKey& key) {
     }
   if (put_seen_tail(seen_tails_, key)) ++seen_tails_held_;
   const bool useful = seen_tails_.size() < kPlainSeenTailSets || seen_found_ * kSeenHitShare >= seen_asked_;
-  if (seen_tails_held_ > seen_tails_.size() / 2 && seen_tails_.size() < kSeenTailSets && useful) grow_seen_tails();
+  if (seen_tails_held_ > seen_tails_.size() / 4 && seen_tails_.size() < kSeenTailSets && useful) grow_seen_tails();
   return false;
 }
 
